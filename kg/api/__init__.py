@@ -1,0 +1,1 @@
+"""The HTTP layer: FastAPI app with the GraphQL API."""

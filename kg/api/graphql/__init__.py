@@ -1,0 +1,1 @@
+"""The GraphQL schema: types by domain, loaders per request, one Query."""

@@ -1,0 +1,21 @@
+"""The typed request context: the service and this request's loaders."""
+
+from __future__ import annotations
+
+from strawberry.fastapi import BaseContext
+from strawberry.types import Info as _Info
+
+from kg.api.graphql.loaders import Loaders
+from kg.service import KGService
+
+__all__ = ["Context", "Info"]
+
+
+class Context(BaseContext):
+    def __init__(self, service: KGService) -> None:
+        super().__init__()
+        self.service = service
+        self.loaders = Loaders.create(service)
+
+
+Info = _Info[Context, None]

@@ -1,0 +1,78 @@
+"""Relay-style connections over offset pages, with validated arguments."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import Generic, TypeVar
+
+import strawberry
+
+from kg.errors import InvalidArgument
+
+__all__ = ["Connection", "Edge", "PageInfo", "page_window", "check_first", "MAX_FIRST", "DEFAULT_FIRST", "connection"]
+
+T = TypeVar("T")
+MAX_FIRST = 100
+_PREFIX = "offset:"
+
+
+@strawberry.type
+class PageInfo:
+    has_next_page: bool
+    end_cursor: str | None
+
+
+@strawberry.type
+class Edge(Generic[T]):
+    cursor: str
+    node: T
+
+
+@strawberry.type
+class Connection(Generic[T]):
+    total_count: int
+    edges: list[Edge[T]]
+    page_info: PageInfo
+
+
+DEFAULT_FIRST = 20
+
+
+def check_first(first: int | None, default: int) -> int:
+    """`first` as given (null means the default), or InvalidArgument when outside 0..100."""
+    if first is None:
+        return default
+    name = "first"
+    if not 0 <= first <= MAX_FIRST:
+        raise InvalidArgument(f"`{name}` must be between 0 and {MAX_FIRST}, got {first}")
+    return first
+
+
+def encode_cursor(offset: int) -> str:
+    return base64.urlsafe_b64encode(f"{_PREFIX}{offset}".encode()).decode()
+
+
+def decode_cursor(cursor: str) -> int:
+    try:
+        text = base64.urlsafe_b64decode(cursor.encode()).decode()
+        if not text.startswith(_PREFIX):
+            raise ValueError
+        offset = int(text[len(_PREFIX) :])
+        if offset < 0:
+            raise ValueError
+    except (ValueError, binascii.Error, UnicodeError):
+        raise InvalidArgument(f"malformed cursor {cursor!r}: pass an endCursor or edge cursor from an earlier page") from None
+    return offset
+
+
+def page_window(first: int | None, after: str | None, default: int = DEFAULT_FIRST) -> tuple[int, int]:
+    """(offset, limit) for `first` items after the cursor."""
+    limit = check_first(first, default)
+    return (decode_cursor(after) + 1 if after else 0), limit
+
+
+def connection(items: list, total: int, offset: int, wrap) -> Connection:
+    edges = [Edge(cursor=encode_cursor(offset + i), node=wrap(item)) for i, item in enumerate(items)]
+    end = edges[-1].cursor if edges else None
+    return Connection(total_count=total, edges=edges, page_info=PageInfo(has_next_page=offset + len(items) < total, end_cursor=end))

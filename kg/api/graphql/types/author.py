@@ -1,0 +1,67 @@
+"""Author, Coauthor and the co-author network."""
+
+from __future__ import annotations
+
+import strawberry
+
+from kg.api.graphql.context import Info
+from kg.api.graphql.types.paper import PaperType
+from kg.models import Author
+
+__all__ = ["AuthorType", "CoauthorType", "CoauthorEdgeType", "CoauthorNetworkType"]
+
+
+@strawberry.type(name="Author")
+class AuthorType:
+    model: strawberry.Private[Author]
+
+    @strawberry.field(description="The normalised name (case and spacing folded).")
+    def id(self) -> strawberry.ID:
+        return strawberry.ID(self.model.key)
+
+    @strawberry.field
+    def name(self) -> str:
+        return self.model.name
+
+    @strawberry.field
+    async def paper_count(self, info: Info) -> int:
+        return await info.context.loaders.author_paper_count.load(self.model.key)
+
+    @strawberry.field
+    async def papers(self, info: Info) -> list[PaperType]:
+        return [PaperType(model=p) for p in await info.context.loaders.author_papers.load(self.model.key)]
+
+    @strawberry.field(description="Most joint papers first.")
+    async def coauthors(self, info: Info) -> list["CoauthorType"]:
+        rows = await info.context.loaders.author_coauthors.load(self.model.key)
+        authors = await info.context.loaders.author.load_many([r.author_key for r in rows])
+        return [CoauthorType(author=AuthorType(model=a), joint_papers=r.joint_papers) for r, a in zip(rows, authors, strict=True) if a]
+
+    @strawberry.field(description="Authors within `depth` co-author hops, and the co-author edges among them.")
+    async def network(self, info: Info, depth: int = 2) -> "CoauthorNetworkType":
+        from starlette.concurrency import run_in_threadpool
+
+        net = await run_in_threadpool(info.context.service.network, self.model, depth)
+        return CoauthorNetworkType(
+            nodes=[AuthorType(model=a) for a in net.nodes],
+            edges=[CoauthorEdgeType(source=strawberry.ID(s), target=strawberry.ID(t), weight=w) for s, t, w in net.edges],
+        )
+
+
+@strawberry.type(name="Coauthor")
+class CoauthorType:
+    author: AuthorType
+    joint_papers: int
+
+
+@strawberry.type(name="CoauthorEdge")
+class CoauthorEdgeType:
+    source: strawberry.ID
+    target: strawberry.ID
+    weight: int
+
+
+@strawberry.type(name="CoauthorNetwork")
+class CoauthorNetworkType:
+    nodes: list[AuthorType]
+    edges: list[CoauthorEdgeType]

@@ -1,0 +1,60 @@
+"""Concept and RelatedConcept."""
+
+from __future__ import annotations
+
+import strawberry
+from starlette.concurrency import run_in_threadpool
+
+from kg.api.graphql.context import Info
+from kg.api.graphql.pagination import DEFAULT_FIRST, Connection, check_first, connection, page_window
+from kg.api.graphql.types.paper import PaperType
+from kg.models import Concept
+
+__all__ = ["ConceptType", "RelatedConceptType"]
+
+
+@strawberry.type(name="Concept")
+class ConceptType:
+    model: strawberry.Private[Concept]
+
+    @strawberry.field(description="The normalised key of the canonical name.")
+    def id(self) -> strawberry.ID:
+        return strawberry.ID(self.model.key)
+
+    @strawberry.field
+    def name(self) -> str:
+        return self.model.name
+
+    @strawberry.field(description="Other names, abbreviations included.")
+    def aliases(self) -> list[str]:
+        return list(self.model.aliases)
+
+    @strawberry.field(description="The broader concept the vocabulary names, if any.")
+    async def broader(self, info: Info) -> "ConceptType | None":
+        if self.model.broader is None:
+            return None
+        found = await info.context.loaders.concept.load(self.model.broader)
+        return ConceptType(model=found) if found else None
+
+    @strawberry.field
+    async def paper_count(self, info: Info) -> int:
+        return await info.context.loaders.concept_paper_count.load(self.model.key)
+
+    @strawberry.field
+    async def papers(self, info: Info, first: int | None = 20, after: str | None = None) -> Connection[PaperType]:
+        offset, limit = page_window(first, after, default=DEFAULT_FIRST)
+        page = await run_in_threadpool(info.context.service.papers_with_concept_key, self.model.key, offset, limit)
+        return connection(page.items, page.total, offset, lambda p: PaperType(model=p))
+
+    @strawberry.field(description="Concepts that share papers with this one, most shared first.")
+    async def related(self, info: Info, first: int | None = 10) -> list["RelatedConceptType"]:
+        first = check_first(first, 10)
+        rows = (await info.context.loaders.concept_related.load(self.model.key))[:first]
+        found = await info.context.loaders.concept.load_many([r.concept_key for r in rows])
+        return [RelatedConceptType(concept=ConceptType(model=c), shared_papers=r.shared_papers) for r, c in zip(rows, found, strict=True) if c]
+
+
+@strawberry.type(name="RelatedConcept")
+class RelatedConceptType:
+    concept: ConceptType
+    shared_papers: int

@@ -1,0 +1,105 @@
+"""Paper, RelatedPaper and SearchHit."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import strawberry
+
+from kg.api.graphql.context import Info
+from kg.api.graphql.pagination import check_first
+from kg.models import Paper
+
+if TYPE_CHECKING:
+    from kg.api.graphql.types.area import ResearchAreaType
+    from kg.api.graphql.types.author import AuthorType
+    from kg.api.graphql.types.concept import ConceptType
+
+__all__ = ["PaperType", "RelatedPaperType", "SearchHitType"]
+
+_Author = Annotated["AuthorType", strawberry.lazy("kg.api.graphql.types.author")]
+_Concept = Annotated["ConceptType", strawberry.lazy("kg.api.graphql.types.concept")]
+_Area = Annotated["ResearchAreaType", strawberry.lazy("kg.api.graphql.types.area")]
+
+
+@strawberry.type(name="Paper", description="A paper: from a listing (no title) or a record with a title.")
+class PaperType:
+    model: strawberry.Private[Paper]
+
+    @strawberry.field
+    def id(self) -> strawberry.ID:
+        return strawberry.ID(self.model.id)
+
+    @strawberry.field(description="Null when the source has no title.")
+    def title(self) -> str | None:
+        return self.model.title
+
+    @strawberry.field(description="The title, or for title-less papers the abstract's first sentence.")
+    def label(self) -> str:
+        return self.model.label
+
+    @strawberry.field
+    def abstract(self) -> str:
+        return self.model.abstract
+
+    @strawberry.field
+    def venue(self) -> str | None:
+        return self.model.venue
+
+    @strawberry.field
+    def year(self) -> int | None:
+        return self.model.year
+
+    @strawberry.field(description="True when the byline ended in 'et al.' (等): authors lists only those named.")
+    def authors_truncated(self) -> bool:
+        return self.model.authors_truncated
+
+    @strawberry.field(description="Byline order.")
+    async def authors(self, info: Info) -> list[_Author]:
+        from kg.api.graphql.types.author import AuthorType
+
+        return [AuthorType(model=a) for a in await info.context.loaders.paper_authors.load(self.model.id)]
+
+    @strawberry.field
+    async def areas(self, info: Info) -> list[_Area]:
+        from kg.api.graphql.types.area import ResearchAreaType
+
+        return [ResearchAreaType(model=a) for a in await info.context.loaders.paper_areas.load(self.model.id)]
+
+    @strawberry.field(description="Key concepts, most important first.")
+    async def concepts(self, info: Info) -> list[_Concept]:
+        from kg.api.graphql.types.concept import ConceptType
+
+        return [ConceptType(model=c) for c in await info.context.loaders.paper_concepts.load(self.model.id)]
+
+    @strawberry.field(description="Papers joined by shared concepts, best first; never the paper itself.")
+    async def related(self, info: Info, first: int | None = 10) -> list["RelatedPaperType"]:
+        first = check_first(first, 10)
+        rows = (await info.context.loaders.paper_related.load(self.model.id))[:first]
+        papers = await info.context.loaders.paper.load_many([r.paper_id for r in rows])
+        concepts = await info.context.loaders.concept.load_many([k for r in rows for k in r.shared])
+        by_key = {c.key: c for c in concepts if c is not None}
+        return [
+            RelatedPaperType(paper=PaperType(model=p), shared=[by_key[k] for k in r.shared if k in by_key], score=r.score)
+            for r, p in zip(rows, papers, strict=True)
+            if p is not None
+        ]
+
+
+@strawberry.type(name="RelatedPaper")
+class RelatedPaperType:
+    paper: PaperType
+    shared: strawberry.Private[list]
+    score: float
+
+    @strawberry.field(description="The concepts both papers have, rarest first.")
+    def shared_concepts(self) -> list[_Concept]:
+        from kg.api.graphql.types.concept import ConceptType
+
+        return [ConceptType(model=c) for c in self.shared]
+
+
+@strawberry.type(name="SearchHit")
+class SearchHitType:
+    paper: PaperType
+    score: float

@@ -1,0 +1,128 @@
+"""The ``kg`` command: ingest | serve | stats | extract | schema | migrate | neo4j."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable
+
+import click
+
+from kg.config import get_settings
+from kg.errors import KGError
+
+__all__ = ["main"]
+
+
+def _service():
+    from kg.service import KGService
+    from kg.store import open_store
+
+    settings = get_settings()
+    return KGService(open_store(settings), settings)
+
+
+def _progress(items: Iterable, total: int, label: str) -> Iterable:
+    from tqdm import tqdm
+
+    # A bar on long runs only; short runs stay quiet.
+    return tqdm(items, total=total, desc=label, unit="paper", file=sys.stderr, disable=total < 200, mininterval=0.5)
+
+
+class _Group(click.Group):
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KGError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(1)
+
+
+@click.group(cls=_Group)
+@click.version_option(package_name="kg")
+def main() -> None:
+    """A knowledge graph of research literature."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+def ingest(paths: tuple[str, ...]) -> None:
+    """Add paper listings (.txt) and JSON Lines records (.jsonl), files or folders."""
+    service = _service()
+    try:
+        summary = service.ingest(paths, progress=_progress)
+    finally:
+        service.store.close()
+    for line in summary.lines():
+        click.echo(line)
+
+
+@main.command()
+def stats() -> None:
+    """Counts of nodes and edges in the store."""
+    service = _service()
+    try:
+        s = service.stats()
+    finally:
+        service.store.close()
+    for field, value in (
+        ("papers", s.papers), ("authors", s.authors), ("concepts", s.concepts),
+        ("research areas", s.research_areas), ("co-author pairs", s.coauthor_edges),
+        ("shares-concept pairs", s.shared_concept_edges),
+    ):
+        click.echo(f"{field:22} {value}")
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=int)
+def serve(host: str, port: int) -> None:
+    """Serve the GraphQL API (GraphiQL at /graphql, health at /healthz)."""
+    import uvicorn
+
+    from kg.api.app import create_app
+
+    service = _service()
+    service.store.check()
+    uvicorn.run(create_app(service), host=host, port=port, log_level="info")
+
+
+@main.command()
+def extract() -> None:
+    """Read JSON lines {"id", "text"} on stdin; write {"id", "concepts"} per line, in order."""
+    from kg.extract.pipeline import DocumentInput
+
+    rows = []
+    for number, line in enumerate(sys.stdin, start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+            text = obj["text"]
+            if not isinstance(text, str):
+                raise TypeError("text must be a string")
+        except (ValueError, KeyError, TypeError) as exc:
+            raise click.ClickException(f"<stdin>:{number}: expected {{\"id\", \"text\"}} ({exc})") from exc
+        rows.append((obj.get("id"), text, tuple(obj.get("keywords") or ())))
+    service = _service()
+    found = service.extract([DocumentInput(text, kws) for _, text, kws in rows], _progress)
+    for (doc_id, _, _), concepts in zip(rows, found, strict=True):
+        sys.stdout.write(json.dumps({"id": doc_id, "concepts": [c.name for c in concepts]}, ensure_ascii=False) + "\n")
+
+
+@main.command()
+@click.option("--output", "-o", type=click.Path(), default=None, help="Write to a file instead of stdout.")
+def schema(output: str | None) -> None:
+    """Print the GraphQL schema (SDL), as exported to graphql/schema.graphql."""
+    from kg.api.graphql.schema import schema_sdl
+
+    sdl = schema_sdl()
+    if output:
+        with open(output, "w", encoding="utf-8") as handle:
+            handle.write(sdl)
+    else:
+        click.echo(sdl, nl=False)
+
+
+if __name__ == "__main__":
+    main()

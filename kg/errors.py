@@ -1,0 +1,48 @@
+"""Errors raised by kg. The API layer translates them; nothing below it does."""
+
+from __future__ import annotations
+
+__all__ = [
+    "KGError",
+    "ReaderError",
+    "ExtractionError",
+    "StoreError",
+    "StoreUnavailable",
+    "MigrationError",
+    "InvalidArgument",
+]
+
+
+class KGError(Exception):
+    """Base class of every error kg raises on purpose."""
+
+
+class ReaderError(KGError):
+    """Malformed input; names the file and the line."""
+
+    def __init__(self, path: str, line: int | None, message: str) -> None:
+        self.path = str(path)
+        self.line = line
+        self.message = message
+        where = f"{self.path}:{line}" if line is not None else self.path
+        super().__init__(f"{where}: {message}")
+
+
+class ExtractionError(KGError):
+    """The extraction pipeline could not be set up (e.g. no spaCy model)."""
+
+
+class StoreError(KGError):
+    """The store refused or failed an operation."""
+
+
+class StoreUnavailable(StoreError):
+    """The store cannot be reached right now."""
+
+
+class MigrationError(StoreError):
+    """Database schema migrations are missing, behind, or were changed."""
+
+
+class InvalidArgument(KGError):
+    """A caller passed an argument outside its allowed range."""

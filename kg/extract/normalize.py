@@ -1,0 +1,93 @@
+"""Normalising surface forms into concept keys: case, plural, hyphen/space, spelling."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["word_norm", "phrase_key", "split_words", "display_form"]
+
+_US_SPELLING = {
+    "modelling": "modeling", "modelled": "modeled", "labelling": "labeling", "labelled": "labeled",
+    "behaviour": "behavior", "behaviours": "behaviors", "colour": "color", "neighbour": "neighbor",
+    "neighbours": "neighbors", "neighbourhood": "neighborhood", "centre": "center", "analyse": "analyze",
+    "travelling": "traveling", "signalling": "signaling", "generalise": "generalize", "optimise": "optimize",
+    "minimise": "minimize", "maximise": "maximize", "normalise": "normalize", "regularise": "regularize",
+    "tokenise": "tokenize", "summarise": "summarize", "catalogue": "catalog", "fibre": "fiber",
+}
+_ISE = re.compile(r"(optim|minim|maxim|normal|regular|general|token|random|quant|parameter|summar|special|visual|real|organ|character|categor|stabil|personal|vector|discret|linear|local|serial|synchron|initial|util|prior|factor|central|formal|penal)is(e|es|ed|er|ers|ing|ation|ations)$")
+_NO_SINGULAR = ("ss", "us", "is", "ics", "as", "ous", "ys")
+_INVARIANT = {"series", "species", "data", "physics", "mathematics", "news", "bayes", "lens", "chaos", "gas", "this", "its", "less", "mathematics"}
+_IRREGULAR = {
+    "matrices": "matrix", "vertices": "vertex", "indices": "index", "appendices": "appendix",
+    "hypotheses": "hypothesis", "analyses": "analysis", "bases": "basis", "criteria": "criterion",
+    "phenomena": "phenomenon", "heuristics": "heuristic", "lemmas": "lemma", "schemas": "schema",
+}
+_WORD_SPLIT = re.compile(r"[\s\-‐‑–—/]+")
+
+
+def word_norm(word: str, *, last: bool = False) -> str:
+    """One word's normal form; ``last`` also reduces a plural head to its singular.
+
+    Examples
+    --------
+    >>> [word_norm(w, last=True) for w in ["Methods", "LLMs", "optimisation", "bias", "strategies"]]
+    ['method', 'llm', 'optimization', 'bias', 'strategy']
+    """
+    if last and len(word) > 2 and word.endswith("s") and word[:-1].isupper():
+        return word[:-1].lower()  # LLMs -> llm
+    w = word.lower()
+    w = _US_SPELLING.get(w, w)
+    w = _ISE.sub(lambda m: m.group(1) + "iz" + m.group(2), w)
+    if last and w.isalpha() and len(w) > 3 and w.endswith("s") and w not in _INVARIANT:
+        if w.endswith("ies") and len(w) > 4:
+            return w[:-3] + "y"
+        if w in _IRREGULAR:
+            return _IRREGULAR[w]
+        if w.endswith(("sses", "shes", "ches", "xes", "zzes")):
+            return w[:-2]
+        if not w.endswith(_NO_SINGULAR):
+            return w[:-1]
+    return w
+
+
+def split_words(text: str) -> list[str]:
+    """Words of a phrase, hyphens and slashes counted as spaces."""
+    return [w for w in _WORD_SPLIT.split(text.strip()) if w]
+
+
+def phrase_key(words: list[str] | str) -> str:
+    """The normal key of a phrase.
+
+    Examples
+    --------
+    >>> phrase_key("First-Order Methods") == phrase_key("first order method")
+    True
+    >>> phrase_key("Sharpness-Aware Minimisation")
+    'sharpness aware minimization'
+    """
+    if isinstance(words, str):
+        words = split_words(words)
+    words = [w.strip("'’\"“”()[]") for w in words]
+    words = [w for w in words if w]
+    if not words:
+        return ""
+    return " ".join([word_norm(w) for w in words[:-1]] + [word_norm(words[-1], last=True)])
+
+
+def display_form(surface: str) -> str:
+    """A readable name: Title-case words lowered, acronyms and MixedCase kept.
+
+    Examples
+    --------
+    >>> display_form("Steering Vector Decoding")
+    'steering vector decoding'
+    >>> display_form("LoRA Adapters")
+    'LoRA adapters'
+    """
+    out = []
+    for part in re.split(r"(\s+|-)", surface.strip()):
+        if part[:1].isupper() and part[1:].islower():
+            out.append(part.lower())
+        else:
+            out.append(part)
+    return "".join(out)

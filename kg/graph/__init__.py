@@ -1,0 +1,1 @@
+"""Turning records and their extracted concepts into graph entities and edges."""

@@ -1,0 +1,117 @@
+"""Store-agnostic records and graph entities."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = [
+    "AREA_SEPARATOR",
+    "SourceRecord",
+    "Paper",
+    "Author",
+    "ResearchArea",
+    "Concept",
+    "Mention",
+    "RelatedPaper",
+    "RelatedConcept",
+    "Coauthor",
+    "Stats",
+    "Page",
+]
+
+AREA_SEPARATOR = " · "
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRecord:
+    """One paper as a reader found it, with where it was found."""
+
+    source: str
+    line: int
+    abstract: str
+    authors: tuple[str, ...]
+    id: str | None = None
+    title: str | None = None
+    area: tuple[str, ...] | None = None
+    keywords: tuple[str, ...] = ()
+    venue: str | None = None
+    year: int | None = None
+    authors_truncated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Paper:
+    id: str
+    title: str | None
+    label: str
+    abstract: str
+    venue: str | None = None
+    year: int | None = None
+    authors_truncated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Author:
+    key: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ResearchArea:
+    path: str
+    name: str
+    parent: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Concept:
+    key: str
+    name: str
+    aliases: tuple[str, ...] = ()
+    broader: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A paper's link to one of its key concepts."""
+
+    concept: Concept
+    weight: float
+    source: str = "text"  # text | vocabulary | abbreviation | keyword
+
+
+@dataclass(frozen=True, slots=True)
+class RelatedPaper:
+    paper_id: str
+    shared: tuple[str, ...]  # concept keys
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class RelatedConcept:
+    concept_key: str
+    shared_papers: int
+
+
+@dataclass(frozen=True, slots=True)
+class Coauthor:
+    author_key: str
+    joint_papers: int
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    papers: int
+    authors: int
+    concepts: int
+    research_areas: int
+    coauthor_edges: int
+    shared_concept_edges: int
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A slice of an ordered result plus the size of the whole result."""
+
+    items: list = field(default_factory=list)
+    total: int = 0

@@ -1,0 +1,155 @@
+"""The store interface: every read the API needs, batched, and one atomic write.
+
+Batch methods take a list of keys and return one answer per key, in order, so
+that DataLoaders can call them once per request level.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from kg.graph.build import GraphBatch, SharedEdge
+from kg.models import (
+    Author,
+    Coauthor,
+    Concept,
+    Page,
+    Paper,
+    RelatedConcept,
+    RelatedPaper,
+    ResearchArea,
+    Stats,
+)
+
+__all__ = ["Store", "PaperFilter", "Network"]
+
+
+@dataclass(frozen=True, slots=True)
+class PaperFilter:
+    """Resolved filter: keys, not user spellings. All set fields must hold (AND)."""
+
+    area: str | None = None  # a top-level or a full area path, case-insensitive
+    concept: str | None = None  # concept key
+    author: str | None = None  # author key
+    text: str | None = None  # every word in title or abstract, case-insensitive
+
+
+@dataclass(frozen=True, slots=True)
+class Network:
+    nodes: list[Author]
+    edges: list[tuple[str, str, int]]  # source key, target key, joint papers
+
+
+class Store(ABC):
+    """What the service needs from a graph store."""
+
+    kind: str = "abstract"
+
+    # -- lifecycle ---------------------------------------------------------------------
+    def check(self) -> None:
+        """Raise StoreError/StoreUnavailable unless the store can serve."""
+
+    def close(self) -> None:
+        """Release connections."""
+
+    # -- writing -----------------------------------------------------------------------
+    @abstractmethod
+    def existing_papers(self, ids: Sequence[str]) -> set[str]: ...
+
+    @abstractmethod
+    def concept_postings(self) -> dict[str, list[str]]:
+        """Paper id -> concept keys it mentions, for every paper."""
+
+    @abstractmethod
+    def shared_edges(self) -> dict[tuple[str, str], SharedEdge]: ...
+
+    @abstractmethod
+    def apply(
+        self,
+        batch: GraphBatch,
+        shared_upserts: Mapping[tuple[str, str], SharedEdge],
+        shared_deletes: Sequence[tuple[str, str]],
+    ) -> None:
+        """Write everything or nothing."""
+
+    # -- reading: single answers -------------------------------------------------------
+    @abstractmethod
+    def stats(self) -> Stats: ...
+
+    @abstractmethod
+    def resolve_concept(self, name: str) -> str | None:
+        """Concept key for a canonical name or an alias, case-insensitive."""
+
+    @abstractmethod
+    def find_papers(self, flt: PaperFilter, offset: int, limit: int) -> Page: ...
+
+    @abstractmethod
+    def find_authors(self, search: str | None, offset: int, limit: int) -> Page: ...
+
+    @abstractmethod
+    def find_concepts(self, search: str | None, offset: int, limit: int) -> Page: ...
+
+    @abstractmethod
+    def top_areas(self) -> list[ResearchArea]: ...
+
+    @abstractmethod
+    def search(self, query: str, limit: int) -> list[tuple[str, float]]:
+        """Full-text search over titles and abstracts: (paper id, score), best first."""
+
+    @abstractmethod
+    def coauthor_network(self, key: str, depth: int) -> Network: ...
+
+    @abstractmethod
+    def collaboration_path(self, source: str, target: str) -> list[Author] | None: ...
+
+    # -- reading: batched by key -------------------------------------------------------
+    @abstractmethod
+    def papers_by_ids(self, ids: Sequence[str]) -> list[Paper | None]: ...
+
+    @abstractmethod
+    def authors_by_keys(self, keys: Sequence[str]) -> list[Author | None]: ...
+
+    @abstractmethod
+    def concepts_by_keys(self, keys: Sequence[str]) -> list[Concept | None]: ...
+
+    @abstractmethod
+    def areas_by_paths(self, paths: Sequence[str]) -> list[ResearchArea | None]: ...
+
+    @abstractmethod
+    def authors_of_papers(self, ids: Sequence[str]) -> list[list[Author]]:
+        """Byline order."""
+
+    @abstractmethod
+    def areas_of_papers(self, ids: Sequence[str]) -> list[list[ResearchArea]]: ...
+
+    @abstractmethod
+    def concepts_of_papers(self, ids: Sequence[str]) -> list[list[Concept]]:
+        """Heaviest mention first."""
+
+    @abstractmethod
+    def related_papers(self, ids: Sequence[str], limit: int) -> list[list[RelatedPaper]]:
+        """Best score first, then id; never the paper itself."""
+
+    @abstractmethod
+    def papers_of_authors(self, keys: Sequence[str]) -> list[list[Paper]]: ...
+
+    @abstractmethod
+    def paper_counts_of_authors(self, keys: Sequence[str]) -> list[int]: ...
+
+    @abstractmethod
+    def coauthors_of(self, keys: Sequence[str]) -> list[list[Coauthor]]:
+        """Most joint papers first, then key."""
+
+    @abstractmethod
+    def paper_counts_of_concepts(self, keys: Sequence[str]) -> list[int]: ...
+
+    @abstractmethod
+    def related_concepts(self, keys: Sequence[str], limit: int) -> list[list[RelatedConcept]]: ...
+
+    @abstractmethod
+    def children_of_areas(self, paths: Sequence[str]) -> list[list[ResearchArea]]: ...
+
+    @abstractmethod
+    def paper_counts_of_areas(self, paths: Sequence[str]) -> list[int]: ...

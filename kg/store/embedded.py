@@ -1,0 +1,417 @@
+"""The embedded store: one networkx graph, persisted as gzipped node-link JSON.
+
+Writes are atomic: the new graph is built on a copy, written to a temporary
+file and moved over the old one; only then does the in-memory graph change.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import tempfile
+from collections import Counter, defaultdict, deque
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import networkx as nx
+
+from kg.errors import StoreError
+from kg.graph.build import GraphBatch, SharedEdge
+from kg.models import (
+    AREA_SEPARATOR,
+    Author,
+    Coauthor,
+    Concept,
+    Page,
+    Paper,
+    RelatedConcept,
+    RelatedPaper,
+    ResearchArea,
+    Stats,
+)
+from kg.store.base import Network, PaperFilter, Store
+from kg.store.textsearch import BM25Index
+
+__all__ = ["EmbeddedStore", "FORMAT_VERSION"]
+
+FORMAT_VERSION = 1
+_FILE = "graph.json.gz"
+
+
+def _n(kind: str, key: str) -> str:
+    return f"{kind}:{key}"
+
+
+class EmbeddedStore(Store):
+    """A file-backed networkx store under ``data_dir``. Nothing is read until first use."""
+
+    kind = "embedded"
+
+    def __init__(self, data_dir: str | Path) -> None:
+        self.data_dir = Path(data_dir)
+        self._graph: nx.DiGraph | None = None
+        self._bm25: BM25Index | None = None
+        self._aliases: dict[str, list[str]] | None = None
+
+    # -- persistence ---------------------------------------------------------------------
+    @property
+    def path(self) -> Path:
+        return self.data_dir / _FILE
+
+    @property
+    def graph(self) -> nx.DiGraph:
+        if self._graph is None:
+            self._graph = self._load()
+        return self._graph
+
+    def _load(self) -> nx.DiGraph:
+        if not self.path.exists():
+            return nx.DiGraph()
+        try:
+            with gzip.open(self.path, "rt", encoding="utf-8") as handle:
+                obj = json.load(handle)
+        except (OSError, ValueError) as exc:
+            raise StoreError(f"{self.path}: cannot read the embedded store ({exc})") from exc
+        if obj.get("format") != FORMAT_VERSION:
+            raise StoreError(f"{self.path}: store format {obj.get('format')!r}, expected {FORMAT_VERSION}")
+        return nx.node_link_graph(obj["graph"], directed=True, multigraph=False, edges="edges", name="node")
+
+    def _save(self, graph: nx.DiGraph) -> None:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        payload = {"format": FORMAT_VERSION, "graph": nx.node_link_data(graph, edges="edges", name="node")}
+        fd, tmp = tempfile.mkstemp(prefix=".graph-", suffix=".tmp", dir=self.data_dir)
+        try:
+            with os.fdopen(fd, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=5) as handle:
+                handle.write(json.dumps(payload, separators=(",", ":")).encode("utf-8"))
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, self.path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def check(self) -> None:
+        _ = self.graph
+
+    # -- helpers -------------------------------------------------------------------------
+    def _nodes(self, kind: str):
+        return ((n, d) for n, d in self.graph.nodes(data=True) if d["kind"] == kind)
+
+    def _out(self, node: str, etype: str):
+        return ((m, d) for m, d in self.graph.succ[node].items() if d["type"] == etype)
+
+    def _in(self, node: str, etype: str):
+        return ((m, d) for m, d in self.graph.pred[node].items() if d["type"] == etype)
+
+    def _both(self, node: str, etype: str):
+        yield from self._out(node, etype)
+        yield from self._in(node, etype)
+
+    def _paper(self, node: str) -> Paper:
+        d = self.graph.nodes[node]
+        return Paper(d["id"], d.get("title"), d["label"], d["abstract"], d.get("venue"), d.get("year"), d.get("authors_truncated", False))
+
+    def _author(self, node: str) -> Author:
+        d = self.graph.nodes[node]
+        return Author(d["key"], d["name"])
+
+    def _concept(self, node: str) -> Concept:
+        d = self.graph.nodes[node]
+        return Concept(d["key"], d["name"], tuple(d.get("aliases", ())), d.get("broader"))
+
+    def _area(self, node: str) -> ResearchArea:
+        d = self.graph.nodes[node]
+        return ResearchArea(d["path"], d["name"], d.get("parent"))
+
+    def _get(self, kind: str, keys: Sequence[str], make) -> list:
+        g = self.graph
+        return [make(_n(kind, k)) if _n(kind, k) in g else None for k in keys]
+
+    # -- writing -------------------------------------------------------------------------
+    def existing_papers(self, ids: Sequence[str]) -> set[str]:
+        return {i for i in ids if _n("paper", i) in self.graph}
+
+    def concept_postings(self) -> dict[str, list[str]]:
+        return {d["id"]: [self.graph.nodes[c]["key"] for c, _ in self._out(n, "MENTIONS")] for n, d in self._nodes("paper")}
+
+    def shared_edges(self) -> dict[tuple[str, str], SharedEdge]:
+        out = {}
+        for u, v, d in self.graph.edges(data=True):
+            if d["type"] == "SHARES_CONCEPT":
+                out[(self.graph.nodes[u]["id"], self.graph.nodes[v]["id"])] = (d["score"], tuple(d["concepts"]))
+        return out
+
+    def apply(self, batch, shared_upserts, shared_deletes) -> None:
+        g = self.graph.copy()
+        for p in batch.papers:
+            g.add_node(_n("paper", p.id), kind="paper", id=p.id, title=p.title, label=p.label, abstract=p.abstract,
+                       venue=p.venue, year=p.year, authors_truncated=p.authors_truncated)
+        for a in batch.authors:
+            if _n("author", a.key) not in g:
+                g.add_node(_n("author", a.key), kind="author", key=a.key, name=a.name)
+        for area in batch.areas:
+            node = _n("area", area.path)
+            if node not in g:
+                g.add_node(node, kind="area", path=area.path, name=area.name, parent=area.parent)
+            if area.parent:
+                g.add_edge(node, _n("area", area.parent), type="SUBAREA_OF")
+        for c in batch.concepts:
+            node = _n("concept", c.key)
+            if node in g:
+                d = g.nodes[node]
+                d["aliases"] = sorted(set(d["aliases"]) | set(c.aliases))
+                d["broader"] = d.get("broader") or c.broader
+            else:
+                g.add_node(node, kind="concept", key=c.key, name=c.name, aliases=sorted(c.aliases), broader=c.broader)
+        for narrow, broad in batch.broader:
+            g.add_edge(_n("concept", narrow), _n("concept", broad), type="BROADER")
+        for key, pid, position in batch.authored:
+            g.add_edge(_n("author", key), _n("paper", pid), type="AUTHORED", position=position)
+        for pid, path in batch.in_area:
+            g.add_edge(_n("paper", pid), _n("area", path), type="IN_AREA")
+        for pid, key, weight in batch.mentions:
+            g.add_edge(_n("paper", pid), _n("concept", key), type="MENTIONS", weight=weight)
+        for (a, b), inc in batch.coauthor_increments.items():
+            u, v = _n("author", a), _n("author", b)
+            old = g.edges[u, v]["papers"] if g.has_edge(u, v) else 0
+            g.add_edge(u, v, type="CO_AUTHORED", papers=old + inc)
+        for p, q in shared_deletes:
+            if g.has_edge(_n("paper", p), _n("paper", q)):
+                g.remove_edge(_n("paper", p), _n("paper", q))
+        for (p, q), (score, concepts) in shared_upserts.items():
+            g.add_edge(_n("paper", p), _n("paper", q), type="SHARES_CONCEPT", score=score, concepts=list(concepts))
+        self._save(g)
+        self._graph, self._bm25, self._aliases = g, None, None
+
+    # -- reading ---------------------------------------------------------------------------
+    def stats(self) -> Stats:
+        kinds = Counter(d["kind"] for _, d in self.graph.nodes(data=True))
+        types = Counter(d["type"] for _, _, d in self.graph.edges(data=True))
+        return Stats(kinds["paper"], kinds["author"], kinds["concept"], kinds["area"], types["CO_AUTHORED"], types["SHARES_CONCEPT"])
+
+    def _alias_index(self) -> dict[str, list[str]]:
+        if self._aliases is None:
+            index: dict[str, list[str]] = defaultdict(list)
+            for _, d in self._nodes("concept"):
+                for name in {d["name"].lower(), d["key"], *(a.lower() for a in d["aliases"])}:
+                    index[name].append(d["key"])
+            self._aliases = index
+        return self._aliases
+
+    def resolve_concept(self, name: str) -> str | None:
+        from kg.extract.normalize import phrase_key
+
+        wanted = " ".join(name.lower().split())
+        g = self.graph
+        for candidate in (phrase_key(wanted), wanted):
+            if _n("concept", candidate) in g:
+                return candidate
+        keys = self._alias_index().get(wanted) or self._alias_index().get(phrase_key(wanted))
+        if not keys:
+            return None
+        counts = self.paper_counts_of_concepts(keys)
+        return min(zip(keys, counts), key=lambda kc: (-kc[1], kc[0]))[0]
+
+    def _paper_matches(self, node: str, flt: PaperFilter) -> bool:
+        g = self.graph
+        if flt.author is not None and not g.has_edge(_n("author", flt.author), node):
+            return False
+        if flt.concept is not None and not g.has_edge(node, _n("concept", flt.concept)):
+            return False
+        if flt.area is not None:
+            wanted = flt.area.lower()
+            paths = [g.nodes[a]["path"].lower() for a, _ in self._out(node, "IN_AREA")]
+            if not any(p == wanted or p.split(AREA_SEPARATOR.lower())[0] == wanted for p in paths):
+                return False
+        if flt.text:
+            d = g.nodes[node]
+            hay = f"{d.get('title') or ''} {d['abstract']}".lower()
+            if not all(word in hay for word in flt.text.lower().split()):
+                return False
+        return True
+
+    def find_papers(self, flt: PaperFilter, offset: int, limit: int) -> Page:
+        g = self.graph
+        if flt.author is not None:
+            node = _n("author", flt.author)
+            pool = [p for p, _ in self._out(node, "AUTHORED")] if node in g else []
+        elif flt.concept is not None:
+            node = _n("concept", flt.concept)
+            pool = [p for p, _ in self._in(node, "MENTIONS")] if node in g else []
+        else:
+            pool = [n for n, _ in self._nodes("paper")]
+        hits = sorted((n for n in pool if self._paper_matches(n, flt)), key=lambda n: g.nodes[n]["id"])
+        return Page([self._paper(n) for n in hits[offset : offset + limit]], len(hits))
+
+    def find_authors(self, search: str | None, offset: int, limit: int) -> Page:
+        needle = " ".join(search.lower().split()) if search else None
+        found = [(n, d) for n, d in self._nodes("author") if needle is None or needle in d["key"]]
+        counts = {n: sum(1 for _ in self._out(n, "AUTHORED")) for n, _ in found}
+        found.sort(key=lambda nd: (-counts[nd[0]], nd[1]["key"]))
+        return Page([self._author(n) for n, _ in found[offset : offset + limit]], len(found))
+
+    def find_concepts(self, search: str | None, offset: int, limit: int) -> Page:
+        needle = " ".join(search.lower().split()) if search else None
+
+        def hit(d) -> bool:
+            return needle is None or needle in d["name"].lower() or needle in d["key"] or any(needle in a.lower() for a in d["aliases"])
+
+        found = [(n, d) for n, d in self._nodes("concept") if hit(d)]
+        counts = {n: sum(1 for _ in self._in(n, "MENTIONS")) for n, _ in found}
+        found.sort(key=lambda nd: (-counts[nd[0]], nd[1]["key"]))
+        return Page([self._concept(n) for n, _ in found[offset : offset + limit]], len(found))
+
+    def top_areas(self) -> list[ResearchArea]:
+        return sorted((self._area(n) for n, d in self._nodes("area") if not d.get("parent")), key=lambda a: a.path)
+
+    def search(self, query: str, limit: int) -> list[tuple[str, float]]:
+        if self._bm25 is None:
+            self._bm25 = BM25Index({d["id"]: f"{d.get('title') or ''} {d['abstract']}" for _, d in self._nodes("paper")})
+        return self._bm25.search(query, limit)
+
+    def _coauthor_adjacency(self, node: str) -> list[tuple[str, int]]:
+        return [(m, d["papers"]) for m, d in self._both(node, "CO_AUTHORED")]
+
+    def coauthor_network(self, key: str, depth: int) -> Network:
+        start = _n("author", key)
+        if start not in self.graph:
+            return Network([], [])
+        seen = {start: 0}
+        queue = deque([start])
+        while queue:
+            node = queue.popleft()
+            if seen[node] == depth:
+                continue
+            for other, _ in self._coauthor_adjacency(node):
+                if other not in seen:
+                    seen[other] = seen[node] + 1
+                    queue.append(other)
+        nodes = sorted(seen, key=lambda n: self.graph.nodes[n]["key"])
+        edges = []
+        for u, v, d in self.graph.subgraph(nodes).edges(data=True):
+            if d["type"] == "CO_AUTHORED":
+                edges.append((self.graph.nodes[u]["key"], self.graph.nodes[v]["key"], d["papers"]))
+        return Network([self._author(n) for n in nodes], sorted(edges))
+
+    def collaboration_path(self, source: str, target: str) -> list[Author] | None:
+        """The shortest co-author path; among equals, the one whose keys sort first."""
+        s, t = _n("author", source), _n("author", target)
+        g = self.graph
+        if s not in g or t not in g:
+            return None
+        coauthors = nx.Graph()
+        coauthors.add_edges_from((u, v) for u, v, d in g.edges(data=True) if d["type"] == "CO_AUTHORED")
+        coauthors.add_node(s)
+        coauthors.add_node(t)
+        dist = nx.single_source_shortest_path_length(coauthors, t)
+        if s not in dist:
+            return None
+        path = [s]
+        while path[-1] != t:
+            here = path[-1]
+            step = min((m for m in coauthors.adj[here] if dist.get(m) == dist[here] - 1), key=lambda m: g.nodes[m]["key"])
+            path.append(step)
+        return [self._author(n) for n in path]
+
+    # -- batched ---------------------------------------------------------------------------
+    def papers_by_ids(self, ids):
+        return self._get("paper", ids, self._paper)
+
+    def authors_by_keys(self, keys):
+        return self._get("author", keys, self._author)
+
+    def concepts_by_keys(self, keys):
+        return self._get("concept", keys, self._concept)
+
+    def areas_by_paths(self, paths):
+        return self._get("area", paths, self._area)
+
+    def authors_of_papers(self, ids):
+        out = []
+        for pid in ids:
+            node = _n("paper", pid)
+            rows = sorted(self._in(node, "AUTHORED"), key=lambda md: md[1]["position"]) if node in self.graph else []
+            out.append([self._author(m) for m, _ in rows])
+        return out
+
+    def areas_of_papers(self, ids):
+        return [
+            sorted((self._area(m) for m, _ in self._out(_n("paper", pid), "IN_AREA")), key=lambda a: a.path)
+            if _n("paper", pid) in self.graph else []
+            for pid in ids
+        ]
+
+    def concepts_of_papers(self, ids):
+        out = []
+        for pid in ids:
+            node = _n("paper", pid)
+            rows = list(self._out(node, "MENTIONS")) if node in self.graph else []
+            rows.sort(key=lambda md: (-md[1]["weight"], self.graph.nodes[md[0]]["key"]))
+            out.append([self._concept(m) for m, _ in rows])
+        return out
+
+    def related_papers(self, ids, limit):
+        out = []
+        for pid in ids:
+            node = _n("paper", pid)
+            rows = []
+            if node in self.graph:
+                for m, d in self._both(node, "SHARES_CONCEPT"):
+                    rows.append(RelatedPaper(self.graph.nodes[m]["id"], tuple(d["concepts"]), d["score"]))
+            rows.sort(key=lambda r: (-r.score, r.paper_id))
+            out.append(rows[:limit])
+        return out
+
+    def papers_of_authors(self, keys):
+        out = []
+        for key in keys:
+            node = _n("author", key)
+            papers = [self._paper(m) for m, _ in self._out(node, "AUTHORED")] if node in self.graph else []
+            out.append(sorted(papers, key=lambda p: p.id))
+        return out
+
+    def paper_counts_of_authors(self, keys):
+        return [sum(1 for _ in self._out(_n("author", k), "AUTHORED")) if _n("author", k) in self.graph else 0 for k in keys]
+
+    def coauthors_of(self, keys):
+        out = []
+        for key in keys:
+            node = _n("author", key)
+            rows = [Coauthor(self.graph.nodes[m]["key"], w) for m, w in self._coauthor_adjacency(node)] if node in self.graph else []
+            out.append(sorted(rows, key=lambda c: (-c.joint_papers, c.author_key)))
+        return out
+
+    def paper_counts_of_concepts(self, keys):
+        return [sum(1 for _ in self._in(_n("concept", k), "MENTIONS")) if _n("concept", k) in self.graph else 0 for k in keys]
+
+    def related_concepts(self, keys, limit):
+        out = []
+        for key in keys:
+            node = _n("concept", key)
+            counts: Counter[str] = Counter()
+            if node in self.graph:
+                for paper, _ in self._in(node, "MENTIONS"):
+                    for other, _ in self._out(paper, "MENTIONS"):
+                        if other != node:
+                            counts[self.graph.nodes[other]["key"]] += 1
+            ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
+            out.append([RelatedConcept(k, c) for k, c in ranked])
+        return out
+
+    def children_of_areas(self, paths):
+        return [
+            sorted((self._area(m) for m, _ in self._in(_n("area", p), "SUBAREA_OF")), key=lambda a: a.path)
+            if _n("area", p) in self.graph else []
+            for p in paths
+        ]
+
+    def paper_counts_of_areas(self, paths):
+        out = []
+        for path in paths:
+            node = _n("area", path)
+            if node not in self.graph:
+                out.append(0)
+                continue
+            areas = [node] + [m for m, _ in self._in(node, "SUBAREA_OF")]
+            out.append(len({p for a in areas for p, _ in self._in(a, "IN_AREA")}))
+        return out
