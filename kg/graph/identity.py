@@ -39,11 +39,12 @@ def clean_author_name(raw: str) -> str:
     'Junhua Shu'
     >>> clean_author_name("Wei  LIN")
     'Wei Lin'
+    >>> clean_author_name("Yang Yang")
+    'Yang Yang'
     """
     tokens = unicodedata.normalize("NFKC", raw).split()
-    if len(tokens) == 2 and tokens[0] == tokens[1]:
-        tokens = [tokens[0]]
-    if len(tokens) == 1 and (m := _CAMEL.match(tokens[0])):
+    # 'JunhuaShu JunhuaShu': a glued full name written twice. 'Yang Yang' is a real name.
+    if len(tokens) == 2 and tokens[0] == tokens[1] and (m := _CAMEL.match(tokens[0])):
         tokens = [m.group(1), m.group(2)]
     out = []
     for tok in tokens:

@@ -24,8 +24,8 @@ def build_schema(max_depth: int | None = None) -> Schema:
     return Schema(
         query=Query,
         extensions=[
-            QueryDepthLimiter(max_depth=depth),
-            MaskErrors(should_mask_error=_should_mask, error_message="Internal error: the request could not be completed."),
+            lambda: QueryDepthLimiter(max_depth=depth),
+            lambda: MaskErrors(should_mask_error=_should_mask, error_message="Internal error: the request could not be completed."),
         ],
     )
 

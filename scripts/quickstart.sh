@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# From a fresh clone: install, ingest the sample listings, serve GraphQL at http://127.0.0.1:8000/graphql
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install.sh
+kg ingest samples
+exec kg serve "$@"

@@ -1,0 +1,55 @@
+"""No N+1: one store call per relation per request level; health reports the store."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from fastapi.testclient import TestClient
+
+from kg.api.app import create_app
+from kg.errors import StoreUnavailable
+from kg.service import KGService
+
+
+class CountingStore:
+    def __init__(self, inner) -> None:
+        self.inner = inner
+        self.calls: Counter[str] = Counter()
+
+    def __getattr__(self, name):
+        attr = getattr(self.inner, name)
+        if not callable(attr):
+            return attr
+
+        def wrapper(*args, **kwargs):
+            self.calls[name] += 1
+            return attr(*args, **kwargs)
+
+        return wrapper
+
+
+def test_n_parents_cost_one_loader_call(seeded_embedded):
+    store = CountingStore(seeded_embedded.store)
+    svc = KGService(store, seeded_embedded.settings, extractor=seeded_embedded.extractor)
+    with TestClient(create_app(svc)) as client:
+        query = "{ papers(first: 39) { edges { node { authors { name paperCount coauthors { jointPapers } } areas { path paperCount } concepts { name paperCount } related { paper { label } } } } } }"
+        response = client.post("/graphql", json={"query": query})
+    assert response.status_code == 200 and "errors" not in response.json()
+    assert len(response.json()["data"]["papers"]["edges"]) == 39
+    for method in ("authors_of_papers", "areas_of_papers", "concepts_of_papers", "related_papers",
+                   "paper_counts_of_authors", "coauthors_of", "paper_counts_of_areas", "paper_counts_of_concepts"):
+        assert store.calls[method] == 1, (method, store.calls)
+    assert store.calls["find_papers"] == 1
+
+
+def test_health_is_503_when_the_store_is_down(seeded_embedded):
+    class Down:
+        kind = "neo4j"
+
+        def check(self):
+            raise StoreUnavailable("cannot reach bolt://127.0.0.1:1")
+
+    svc = KGService(Down(), seeded_embedded.settings)
+    with TestClient(create_app(svc)) as client:
+        response = client.get("/healthz")
+    assert response.status_code == 503 and response.json()["status"] == "unavailable"

@@ -1,0 +1,167 @@
+"""One contract, every store: the same assertions on the embedded store and on Neo4j."""
+
+from __future__ import annotations
+
+import pytest
+
+from kg.graph.build import GraphBatch
+from kg.models import Stats
+from kg.store.base import PaperFilter
+
+from contract_data import contract_batch
+
+
+def ids(page):
+    return [p.id for p in page.items]
+
+
+def test_stats(store):
+    assert store.stats() == Stats(papers=4, authors=4, concepts=5, research_areas=5, coauthor_edges=2, shared_concept_edges=2)
+
+
+def test_empty_store_answers_empty(empty_store):
+    assert empty_store.stats() == Stats(0, 0, 0, 0, 0, 0)
+    assert empty_store.find_papers(PaperFilter(), 0, 10).total == 0
+    assert empty_store.papers_by_ids(["p1"]) == [None]
+    assert empty_store.collaboration_path("a", "b") is None
+    assert empty_store.search("xray", 5) == []
+
+
+def test_apply_twice_changes_nothing(store):
+    batch, shared, _ = contract_batch()
+    batch.coauthor_increments = {}
+    store.apply(batch, shared, [])
+    assert store.stats() == Stats(4, 4, 5, 5, 2, 2)
+    assert store.coauthors_of(["bo chen"])[0][0].joint_papers == 1
+
+
+def test_coauthor_weights_add_up(store):
+    store.apply(GraphBatch(coauthor_increments={("ann lee", "bo chen"): 2}), {}, [])
+    assert [(c.author_key, c.joint_papers) for c in store.coauthors_of(["bo chen"])[0]] == [("ann lee", 3), ("cy dee", 1)]
+
+
+def test_papers_by_ids_in_order(store):
+    found = store.papers_by_ids(["p3", "missing", "p1"])
+    assert [p and p.id for p in found] == ["p3", None, "p1"]
+    assert found[2].title == "Fast Xray Methods" and found[2].year == 2024
+    assert store.papers_by_ids(["p4"])[0].authors_truncated is True
+    assert store.papers_by_ids(["p2"])[0].title is None
+
+
+@pytest.mark.parametrize(
+    ("flt", "expected"),
+    [
+        (PaperFilter(), ["p1", "p2", "p3", "p4"]),
+        (PaperFilter(area="Theory"), ["p1", "p2"]),
+        (PaperFilter(area="theory · game theory"), ["p1", "p2"]),
+        (PaperFilter(area="Theory · Optimization"), ["p1"]),
+        (PaperFilter(area="Optimization"), []),
+        (PaperFilter(concept="zebra"), ["p2", "p3"]),
+        (PaperFilter(author="bo chen"), ["p1", "p2"]),
+        (PaperFilter(author="bo chen", concept="zebra"), ["p2"]),
+        (PaperFilter(text="XRAY methods"), ["p1", "p2"]),
+        (PaperFilter(text="zebra", area="Applications"), ["p3"]),
+        (PaperFilter(author="nobody"), []),
+    ],
+)
+def test_find_papers_filters(store, flt, expected):
+    page = store.find_papers(flt, 0, 10)
+    assert ids(page) == expected and page.total == len(expected)
+
+
+def test_find_papers_pages(store):
+    page = store.find_papers(PaperFilter(), 1, 2)
+    assert ids(page) == ["p2", "p3"] and page.total == 4
+    assert ids(store.find_papers(PaperFilter(), 4, 2)) == []
+
+
+def test_find_authors_by_paper_count(store):
+    page = store.find_authors(None, 0, 10)
+    assert [a.key for a in page.items] == ["bo chen", "cy dee", "ann lee", "di eve"]
+    assert [a.key for a in store.find_authors("CHEN", 0, 10).items] == ["bo chen"]
+
+
+def test_find_concepts_by_paper_count(store):
+    page = store.find_concepts(None, 0, 3)
+    assert [c.key for c in page.items] == ["xray method", "zebra", "whale song"] and page.total == 5
+    assert [c.key for c in store.find_concepts("x-ray", 0, 10).items] == ["xray method"]
+
+
+def test_resolve_concept(store):
+    assert store.resolve_concept("Xray Methods") == "xray method"
+    assert store.resolve_concept("ws") == "whale song"
+    assert store.resolve_concept("XM") == "xray method"  # shared alias: most papers wins
+    assert store.resolve_concept("nothing like it") is None
+
+
+def test_batched_relations(store):
+    assert [[a.key for a in row] for row in store.authors_of_papers(["p1", "p2", "zz"])] == [["ann lee", "bo chen"], ["cy dee", "bo chen"], []]
+    assert [[a.path for a in row] for row in store.areas_of_papers(["p1", "p4"])] == [["Theory · Game Theory", "Theory · Optimization"], []]
+    assert [[c.key for c in row] for row in store.concepts_of_papers(["p1", "p2"])] == [["xray method", "yak"], ["zebra", "xray method"]]
+    assert [[p.id for p in row] for row in store.papers_of_authors(["bo chen", "di eve", "zz"])] == [["p1", "p2"], ["p4"], []]
+    assert store.paper_counts_of_authors(["bo chen", "ann lee", "zz"]) == [2, 1, 0]
+    assert store.paper_counts_of_concepts(["zebra", "method family", "zz"]) == [2, 0, 0]
+
+
+def test_concepts_keep_aliases_and_broader(store):
+    [c] = store.concepts_by_keys(["xray method"])
+    assert c.name == "xray method" and set(c.aliases) == {"XM", "x-ray method"} and c.broader == "method family"
+
+
+def test_related_papers_best_first_never_self(store):
+    rows = store.related_papers(["p2", "p1", "p4"], 10)
+    assert [(r.paper_id, r.score, r.shared) for r in rows[0]] == [("p1", 1.5, ("xray method",)), ("p3", 1.2, ("zebra",))]
+    assert [r.paper_id for r in rows[1]] == ["p2"]
+    assert rows[2] == []
+    assert len(store.related_papers(["p2"], 1)[0]) == 1
+
+
+def test_shared_edges_can_be_replaced(store):
+    store.apply(GraphBatch(), {("p1", "p3"): (0.7, ("zebra",))}, [("p1", "p2")])
+    assert set(store.shared_edges()) == {("p1", "p3"), ("p2", "p3")}
+    assert store.stats().shared_concept_edges == 2
+
+
+def test_related_concepts(store):
+    rows = store.related_concepts(["xray method", "whale song"], 10)
+    assert [(r.concept_key, r.shared_papers) for r in rows[0]] == [("yak", 1), ("zebra", 1)]
+    assert rows[1] == []
+
+
+def test_areas(store):
+    assert [a.path for a in store.top_areas()] == ["Applications", "Theory"]
+    assert [[a.path for a in row] for row in store.children_of_areas(["Theory", "Theory · Optimization"])] == [["Theory · Game Theory", "Theory · Optimization"], []]
+    assert store.paper_counts_of_areas(["Theory", "Theory · Game Theory", "Applications", "nope"]) == [2, 2, 1, 0]
+    [area] = store.areas_by_paths(["Theory · Game Theory"])
+    assert area.name == "Game Theory" and area.parent == "Theory"
+
+
+def test_coauthors_and_network(store):
+    assert [(c.author_key, c.joint_papers) for c in store.coauthors_of(["bo chen"])[0]] == [("ann lee", 1), ("cy dee", 1)]
+    net = store.coauthor_network("ann lee", 1)
+    assert [a.key for a in net.nodes] == ["ann lee", "bo chen"] and net.edges == [("ann lee", "bo chen", 1)]
+    net = store.coauthor_network("ann lee", 2)
+    assert [a.key for a in net.nodes] == ["ann lee", "bo chen", "cy dee"]
+    assert net.edges == [("ann lee", "bo chen", 1), ("bo chen", "cy dee", 1)]
+    assert store.coauthor_network("nobody", 2).nodes == []
+
+
+def test_collaboration_path(store):
+    assert [a.key for a in store.collaboration_path("ann lee", "cy dee")] == ["ann lee", "bo chen", "cy dee"]
+    assert [a.key for a in store.collaboration_path("cy dee", "cy dee")] == ["cy dee"]
+    assert store.collaboration_path("ann lee", "di eve") is None
+    assert store.collaboration_path("ann lee", "nobody") is None
+
+
+def test_search_finds_words_best_first(store):
+    hits = store.search("xray methods", 10)
+    assert [pid for pid, _ in hits][:2] == ["p1", "p2"] or [pid for pid, _ in hits][:2] == ["p2", "p1"]
+    assert {pid for pid, _ in hits} == {"p1", "p2"} and all(score > 0 for _, score in hits)
+    assert hits[0][1] >= hits[1][1]
+    assert store.search("whales", 10)[0][0] == "p4"
+
+
+def test_existing_papers_and_postings(store):
+    assert store.existing_papers(["p1", "zz"]) == {"p1"}
+    postings = store.concept_postings()
+    assert sorted(postings["p1"]) == ["xray method", "yak"] and postings["p4"] == ["whale song"]

@@ -1,0 +1,91 @@
+"""ICLR 2024 (2,260 real papers) in the embedded store, checked against an independent count.
+
+The expected numbers are computed here from the file with plain Python and
+networkx, not with kg's own graph code.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from itertools import combinations
+
+import networkx as nx
+import pytest
+from fastapi.testclient import TestClient
+
+from kg.api.app import create_app
+from kg.config import Settings
+from kg.service import KGService
+from kg.store.embedded import EmbeddedStore
+
+from helpers import need_shared
+
+pytestmark = pytest.mark.slow
+
+
+def plain_key(name: str) -> str:
+    return " ".join(name.casefold().split())
+
+
+@pytest.fixture(scope="module")
+def iclr(tmp_path_factory, extractor):
+    path = need_shared("papers-iclr2024.jsonl")
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    settings = Settings(KG_DATA_DIR=tmp_path_factory.mktemp("iclr") / "kg-data")
+    svc = KGService(EmbeddedStore(settings.data_dir), settings, extractor=extractor)
+    summary = svc.ingest([path])
+    return rows, svc, summary
+
+
+def test_counts_match_the_file(iclr):
+    rows, svc, summary = iclr
+    authors = {plain_key(a) for r in rows for a in r["authors"]}
+    pairs = {tuple(sorted(p)) for r in rows for p in combinations({plain_key(a) for a in r["authors"]}, 2)}
+    areas = {r["area"] for r in rows}
+    s = svc.stats()
+    assert s.papers == len(rows) == 2260
+    assert s.authors == len(authors)
+    assert s.coauthor_edges == len(pairs)
+    assert s.research_areas == len(areas) == 20
+    assert summary.papers_added == 2260
+
+
+def test_shares_concept_edges_are_bounded(iclr):
+    rows, svc, _ = iclr
+    s = svc.stats()
+    assert 0 < s.shared_concept_edges <= 15 * s.papers
+    assert 2 * s.shared_concept_edges / s.papers <= 30
+
+
+def test_every_keyword_is_a_concept(iclr):
+    rows, svc, _ = iclr
+    for r in random.Random(7).sample(rows, 25):
+        names = {c.name.lower() for c in svc.store.concepts_of_papers([r["id"]])[0]}
+        for kw in r["keywords"]:
+            assert svc.concept(kw) is not None, kw
+
+
+def test_collaboration_paths_match_networkx(iclr):
+    rows, svc, _ = iclr
+    g = nx.Graph()
+    for r in rows:
+        keys = sorted({plain_key(a) for a in r["authors"]})
+        g.add_nodes_from(keys)
+        g.add_edges_from(combinations(keys, 2))
+    rng = random.Random(2024)
+    nodes = sorted(g.nodes)
+    giant = sorted(max(nx.connected_components(g), key=len))
+    pairs = [tuple(rng.sample(giant, 2)) for _ in range(25)] + [tuple(rng.sample(nodes, 2)) for _ in range(15)]
+    with TestClient(create_app(svc)) as client:
+        for a, b in pairs:
+            r = client.post("/graphql", json={"query": "query($a: String!, $b: String!) { collaborationPath(from: $a, to: $b) { id } }", "variables": {"a": a, "b": b}})
+            path = r.json()["data"]["collaborationPath"]
+            if not nx.has_path(g, a, b):
+                assert path is None, (a, b)
+                continue
+            ids = [p["id"] for p in path]
+            assert ids[0] == a and ids[-1] == b
+            assert len(ids) - 1 == nx.shortest_path_length(g, a, b)
+            assert all(g.has_edge(u, v) for u, v in zip(ids, ids[1:]))
+            assert ids == min(nx.all_shortest_paths(g, a, b))

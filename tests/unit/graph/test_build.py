@@ -1,0 +1,98 @@
+from itertools import combinations
+
+from kg.extract.pipeline import ExtractedConcept
+from kg.graph.build import build_batch, merge_records, shared_concept_edges
+from kg.graph.identity import area_chain, author_key, clean_author_name, paper_id
+from kg.models import SourceRecord
+from kg.readers import read_path
+
+from helpers import SAMPLES
+
+
+def rec(abstract, authors, area=None, line=1, **kw):
+    return SourceRecord("t.txt", line, abstract, tuple(authors), area=area, **kw)
+
+
+def test_names_are_cleaned_and_folded():
+    assert clean_author_name("JunhuaShu JunhuaShu") == "Junhua Shu"
+    assert clean_author_name("ZhaolongXing ZhaolongXing") == "Zhaolong Xing"
+    assert clean_author_name("Wei LIN") == "Wei Lin"
+    assert author_key("Wei LIN") == author_key("wei lin") == "wei lin"
+    assert clean_author_name("Bartłomiej Twardowski") == "Bartłomiej Twardowski"
+    assert clean_author_name("Joost van de Weijer") == "Joost van de Weijer"
+    assert clean_author_name("Yang Yang") == "Yang Yang" and clean_author_name("LEI LEI") == "Lei Lei"
+
+
+def test_area_chain_keys_by_full_path():
+    theory = area_chain(("Theory", "Everything Else"))
+    apps = area_chain(("Applications", "Everything Else"))
+    assert [a.path for a in theory] == ["Theory", "Theory · Everything Else"]
+    assert theory[-1].path != apps[-1].path and theory[-1].parent == "Theory"
+
+
+def test_repeated_listing_is_one_paper_with_the_area():
+    a = rec("Same abstract.", ["Ann Lee", "Bo Chen"], None, line=1)
+    b = rec("Same  abstract.", ["Ann Lee", "Bo Chen"], ("RL", "Inverse"), line=9)
+    [merged] = merge_records([a, b])
+    assert merged.id == paper_id(a) and merged.areas == [("RL", "Inverse")]
+    batch = build_batch([merged], {}, new_ids={merged.id})
+    assert len(batch.papers) == 1
+    assert batch.coauthor_increments == {("ann lee", "bo chen"): 1}
+    assert batch.in_area == [(merged.id, "RL · Inverse")]
+
+
+def test_existing_papers_add_no_authorship_or_weight():
+    a = rec("Old abstract.", ["Ann Lee", "Bo Chen"], ("RL", "Inverse"))
+    [merged] = merge_records([a])
+    batch = build_batch([merged], {}, new_ids=set())
+    assert batch.papers == [] and batch.authored == [] and batch.coauthor_increments == {}
+    assert batch.in_area == [(merged.id, "RL · Inverse")]  # an area may still be added
+
+
+def test_byline_positions_and_concepts():
+    a = rec("Text.", ["Ann Lee", "Bo Chen", "ANN LEE"])
+    [m] = merge_records([a])
+    c = ExtractedConcept("x y", "x y", ("XY",), 1.5, "abbreviation", (("x", "x"),))
+    batch = build_batch([m], {m.id: [c]}, new_ids={m.id})
+    assert batch.authored == [("ann lee", m.id, 0), ("bo chen", m.id, 1)]
+    assert batch.mentions == [(m.id, "x y", 1.5)]
+    assert batch.broader == [("x y", "x")]
+    assert {c.key for c in batch.concepts} == {"x y", "x"}
+
+
+def test_seed_coauthor_pairs_match_a_direct_count():
+    records = [r for f in sorted(SAMPLES.glob("*.txt")) for r in read_path(f)]
+    merged = merge_records(records)
+    batch = build_batch(merged, {}, new_ids={m.id for m in merged})
+    expected: dict = {}
+    seen = set()
+    for r in records:
+        if r.abstract in seen:
+            continue
+        seen.add(r.abstract)
+        keys = sorted({" ".join(clean_author_name(n).lower().split()) for n in r.authors})
+        for pair in combinations(keys, 2):
+            expected[pair] = expected.get(pair, 0) + 1
+    assert batch.coauthor_increments == expected
+    assert len(merged) == 39
+
+
+def test_shared_edges_weigh_rare_concepts_and_are_bounded():
+    postings = {f"p{i}": ["common"] for i in range(40)}
+    postings["p0"] = ["common", "rare"]
+    postings["p1"] = ["common", "rare"]
+    edges = shared_concept_edges(postings, per_paper=3, min_df_cap=100)
+    assert edges[("p0", "p1")][1] == ("rare", "common")
+    best = max(edges.items(), key=lambda kv: kv[1][0])
+    assert best[0] == ("p0", "p1")
+    assert len(edges) <= 3 * len(postings)
+    degree = {}
+    for p, q in edges:
+        degree[p] = degree.get(p, 0) + 1
+        degree[q] = degree.get(q, 0) + 1
+    assert sum(degree.values()) / len(postings) <= 6
+
+
+def test_concepts_in_too_many_papers_link_nothing():
+    postings = {f"p{i}": ["everywhere"] for i in range(100)}
+    assert shared_concept_edges(postings, max_df_share=0.05, min_df_cap=25) == {}
