@@ -86,6 +86,7 @@ class KGService:
     def ingest(self, paths: Sequence[str | Path], *, progress: Progress = _no_progress) -> IngestSummary:
         """Add the papers of files or folders to the graph: incremental, idempotent, atomic."""
         started = time.perf_counter()
+        self.store.check()
         n_files, records = self.read(paths)
         merged = merge_records(records)
         before = self.store.stats()
@@ -93,14 +94,8 @@ class KGService:
         new = [m for m in merged if m.id not in existing]
         found = self.extract([DocumentInput(m.record.abstract, tuple(m.keywords)) for m in new], progress)
         batch = build_batch(merged, {m.id: c for m, c in zip(new, found, strict=True)}, new_ids={m.id for m in new})
-        postings = self.store.concept_postings()
-        for pid, key, _ in batch.mentions:
-            postings.setdefault(pid, []).append(key)
-        wanted = shared_concept_edges(postings, per_paper=self.settings.related_per_paper)
-        stored = self.store.shared_edges()
-        upserts = {pair: edge for pair, edge in wanted.items() if stored.get(pair) != edge}
-        deletes = [pair for pair in stored if pair not in wanted]
-        self.store.apply(batch, upserts, deletes)
+        batch.shared = self._link_new_papers(batch, before.papers + len(new))
+        self.store.apply(batch)
         return IngestSummary(
             files=n_files,
             records=len(records),
@@ -111,6 +106,18 @@ class KGService:
             after=self.store.stats(),
             seconds=time.perf_counter() - started,
         )
+
+    def _link_new_papers(self, batch, n_papers: int):
+        """Shares-concept edges chosen by the new papers; stored edges stay as they are."""
+        touched: dict[str, list[str]] = {}
+        for pid, key, _ in batch.mentions:
+            touched.setdefault(pid, []).append(key)
+        keys = sorted({k for ks in touched.values() for k in ks})
+        index = self.store.papers_with_concepts(keys)
+        for pid, ks in touched.items():
+            for key in ks:
+                index.setdefault(key, []).append(pid)
+        return shared_concept_edges(touched, index, n_papers, per_paper=self.settings.related_per_paper)
 
     # -- reads -----------------------------------------------------------------------------
     def stats(self) -> Stats:

@@ -6,7 +6,7 @@ from kg.graph.build import GraphBatch
 from kg.models import Author, Concept, Paper, ResearchArea
 
 
-def contract_batch() -> tuple[GraphBatch, dict, list]:
+def contract_batch() -> GraphBatch:
     """A small graph whose every answer is known by hand."""
     papers = [
         Paper("p1", "Fast Xray Methods", "Fast Xray Methods", "We study xray methods for games.", "V", 2024),
@@ -39,6 +39,6 @@ def contract_batch() -> tuple[GraphBatch, dict, list]:
         mentions=[("p1", "xray method", 2.0), ("p1", "yak", 0.5), ("p2", "xray method", 1.0), ("p2", "zebra", 1.5), ("p3", "zebra", 1.0), ("p4", "whale song", 1.0)],
         broader=[("xray method", "method family")],
         coauthor_increments={("ann lee", "bo chen"): 1, ("bo chen", "cy dee"): 1},
+        shared={("p1", "p2"): (1.5, ("xray method",)), ("p2", "p3"): (1.2, ("zebra",))},
     )
-    shared = {("p1", "p2"): (1.5, ("xray method",)), ("p2", "p3"): (1.2, ("zebra",))}
-    return batch, shared, []
+    return batch

@@ -16,7 +16,7 @@ from kg.extract.text import first_sentence_label
 from kg.graph.identity import area_chain, make_author, paper_id
 from kg.models import Author, Concept, Paper, ResearchArea, SourceRecord
 
-__all__ = ["GraphBatch", "MergedRecord", "merge_records", "build_batch", "shared_concept_edges", "SharedEdge"]
+__all__ = ["GraphBatch", "MergedRecord", "merge_records", "build_batch", "shared_concept_edges", "invert", "SharedEdge"]
 
 
 @dataclass(slots=True)
@@ -42,6 +42,7 @@ class GraphBatch:
     mentions: list[tuple[str, str, float]] = field(default_factory=list)  # paper id, concept key, weight
     broader: list[tuple[str, str]] = field(default_factory=list)  # narrower key, broader key
     coauthor_increments: dict[tuple[str, str], int] = field(default_factory=dict)  # (a, b) a < b
+    shared: dict[tuple[str, str], "SharedEdge"] = field(default_factory=dict)  # (p, q) p < q
 
     def is_empty(self) -> bool:
         return not (self.papers or self.in_area or self.authored)
@@ -142,46 +143,49 @@ def _add_concept(nodes: dict[str, Concept], concept: Concept) -> None:
 
 
 def shared_concept_edges(
-    postings: Mapping[str, Iterable[str]],
+    touched: Mapping[str, Iterable[str]],
+    index: Mapping[str, Sequence[str]],
+    n_papers: int,
     *,
     per_paper: int = 15,
     max_df_share: float = 0.05,
     min_df_cap: int = 25,
 ) -> dict[tuple[str, str], SharedEdge]:
-    """Paper pairs joined by the concepts they share, bounded per paper.
+    """Shares-concept edges chosen by the papers an ingest touches.
 
-    A shared concept counts its inverse document frequency, so rare concepts
-    weigh more than common ones; concepts in more than ``max(min_df_cap,
-    max_df_share * N)`` papers link nothing. Each paper keeps its
-    ``per_paper`` strongest links; an edge stays when either end keeps it, so
-    there are at most ``per_paper * N`` edges (``2 * per_paper`` per paper on
-    average, counting both ends).
+    A shared concept counts its inverse document frequency ``log((N+1)/df)``,
+    so rare concepts weigh more than common ones; a concept in more than
+    ``max(min_df_cap, max_df_share * N)`` papers links nothing. Each touched
+    paper keeps its ``per_paper`` strongest links, so each paper adds at most
+    ``per_paper`` edges (``2 * per_paper`` per paper on average, counting both
+    ends) and edges already stored are left alone.
+
+    Parameters
+    ----------
+    touched : paper id -> its concept keys, for the papers to link
+    index : concept key -> ids of every paper that mentions it (touched ones included)
+    n_papers : papers in the whole graph
 
     Returns
     -------
-    dict mapping (lower id, higher id) to (score, shared concept keys).
+    dict mapping (lower id, higher id) to (score, shared concept keys, rarest first).
 
     Examples
     --------
-    >>> edges = shared_concept_edges({"a": ["x", "y"], "b": ["x", "y"], "c": ["y"]})
+    >>> papers = {"a": ["x", "y"], "b": ["x", "y"], "c": ["y"]}
+    >>> edges = shared_concept_edges(papers, invert(papers), 3)
     >>> sorted(edges)
     [('a', 'b'), ('a', 'c'), ('b', 'c')]
     >>> edges[("a", "b")][1]
     ('x', 'y')
     """
-    papers = {pid: sorted(set(keys)) for pid, keys in postings.items()}
-    n = len(papers)
-    index: dict[str, list[str]] = defaultdict(list)
-    for pid in sorted(papers):
-        for key in papers[pid]:
-            index[key].append(pid)
-    cap = max(min_df_cap, int(max_df_share * n))
-    idf = {k: math.log((n + 1) / len(ps)) for k, ps in index.items() if 1 < len(ps) <= cap}
+    cap = max(min_df_cap, int(max_df_share * n_papers))
+    idf = {k: math.log((n_papers + 1) / len(ps)) for k, ps in index.items() if 1 < len(ps) <= cap}
     kept: dict[tuple[str, str], SharedEdge] = {}
-    for pid in sorted(papers):
+    for pid in sorted(touched):
         scores: dict[str, float] = defaultdict(float)
         shared: dict[str, list[str]] = defaultdict(list)
-        for key in papers[pid]:
+        for key in sorted(set(touched[pid])):
             weight = idf.get(key)
             if weight is None:
                 continue
@@ -189,10 +193,19 @@ def shared_concept_edges(
                 if other != pid:
                     scores[other] += weight
                     shared[other].append(key)
-        best = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[:per_paper]
+        best = sorted(scores.items(), key=lambda kv: (-round(kv[1], 4), kv[0]))[:per_paper]
         for other, score in best:
             pair = (pid, other) if pid < other else (other, pid)
             if pair not in kept:
                 keys = tuple(sorted(shared[other], key=lambda k: (-idf[k], k)))
                 kept[pair] = (round(score, 4), keys)
     return kept
+
+
+def invert(postings: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
+    """paper -> concepts  into  concept -> papers (sorted)."""
+    index: dict[str, set[str]] = defaultdict(set)
+    for pid, keys in postings.items():
+        for key in keys:
+            index[key].add(pid)
+    return {k: sorted(v) for k, v in index.items()}

@@ -7,7 +7,7 @@ that DataLoaders can call them once per request level.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kg.graph.build import GraphBatch, SharedEdge
@@ -23,7 +23,21 @@ from kg.models import (
     Stats,
 )
 
-__all__ = ["Store", "PaperFilter", "Network"]
+__all__ = ["Store", "PaperFilter", "Network", "concept_lookup_terms"]
+
+
+def concept_lookup_terms(name: str) -> tuple[list[str], list[str]]:
+    """(keys to try exactly, in order; lower-cased names to match against names and aliases).
+
+    Every store resolves a concept name the same way: an exact key first, else
+    the concept with that name or alias that has the most papers (then the
+    smallest key).
+    """
+    from kg.extract.normalize import phrase_key
+
+    wanted = " ".join(name.lower().split())
+    key = phrase_key(wanted)
+    return list(dict.fromkeys([key, wanted])), list(dict.fromkeys([wanted, key]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,20 +73,20 @@ class Store(ABC):
     def existing_papers(self, ids: Sequence[str]) -> set[str]: ...
 
     @abstractmethod
+    def papers_with_concepts(self, keys: Sequence[str]) -> dict[str, list[str]]:
+        """Concept key -> ids of the papers that mention it (sorted); absent keys are left out."""
+
+    @abstractmethod
     def concept_postings(self) -> dict[str, list[str]]:
-        """Paper id -> concept keys it mentions, for every paper."""
+        """Paper id -> concept keys it mentions, for every paper (for checks and tests)."""
 
     @abstractmethod
-    def shared_edges(self) -> dict[tuple[str, str], SharedEdge]: ...
+    def shared_edges(self) -> dict[tuple[str, str], SharedEdge]:
+        """Every shares-concept edge, keyed (lower id, higher id)."""
 
     @abstractmethod
-    def apply(
-        self,
-        batch: GraphBatch,
-        shared_upserts: Mapping[tuple[str, str], SharedEdge],
-        shared_deletes: Sequence[tuple[str, str]],
-    ) -> None:
-        """Write everything or nothing."""
+    def apply(self, batch: GraphBatch) -> None:
+        """Write the batch, everything or nothing. Applying a batch twice adds its co-author increments twice."""
 
     # -- reading: single answers -------------------------------------------------------
     @abstractmethod

@@ -30,7 +30,7 @@ from kg.models import (
     ResearchArea,
     Stats,
 )
-from kg.store.base import Network, PaperFilter, Store
+from kg.store.base import Network, PaperFilter, Store, concept_lookup_terms
 from kg.store.textsearch import BM25Index
 
 __all__ = ["EmbeddedStore", "FORMAT_VERSION"]
@@ -131,6 +131,14 @@ class EmbeddedStore(Store):
     def existing_papers(self, ids: Sequence[str]) -> set[str]:
         return {i for i in ids if _n("paper", i) in self.graph}
 
+    def papers_with_concepts(self, keys: Sequence[str]) -> dict[str, list[str]]:
+        out = {}
+        for key in keys:
+            node = _n("concept", key)
+            if node in self.graph:
+                out[key] = sorted(self.graph.nodes[p]["id"] for p, _ in self._in(node, "MENTIONS"))
+        return out
+
     def concept_postings(self) -> dict[str, list[str]]:
         return {d["id"]: [self.graph.nodes[c]["key"] for c, _ in self._out(n, "MENTIONS")] for n, d in self._nodes("paper")}
 
@@ -141,7 +149,7 @@ class EmbeddedStore(Store):
                 out[(self.graph.nodes[u]["id"], self.graph.nodes[v]["id"])] = (d["score"], tuple(d["concepts"]))
         return out
 
-    def apply(self, batch, shared_upserts, shared_deletes) -> None:
+    def apply(self, batch: GraphBatch) -> None:
         g = self.graph.copy()
         for p in batch.papers:
             g.add_node(_n("paper", p.id), kind="paper", id=p.id, title=p.title, label=p.label, abstract=p.abstract,
@@ -175,10 +183,7 @@ class EmbeddedStore(Store):
             u, v = _n("author", a), _n("author", b)
             old = g.edges[u, v]["papers"] if g.has_edge(u, v) else 0
             g.add_edge(u, v, type="CO_AUTHORED", papers=old + inc)
-        for p, q in shared_deletes:
-            if g.has_edge(_n("paper", p), _n("paper", q)):
-                g.remove_edge(_n("paper", p), _n("paper", q))
-        for (p, q), (score, concepts) in shared_upserts.items():
+        for (p, q), (score, concepts) in batch.shared.items():
             g.add_edge(_n("paper", p), _n("paper", q), type="SHARES_CONCEPT", score=score, concepts=list(concepts))
         self._save(g)
         self._graph, self._bm25, self._aliases = g, None, None
@@ -193,20 +198,17 @@ class EmbeddedStore(Store):
         if self._aliases is None:
             index: dict[str, list[str]] = defaultdict(list)
             for _, d in self._nodes("concept"):
-                for name in {d["name"].lower(), d["key"], *(a.lower() for a in d["aliases"])}:
+                for name in {d["name"].lower(), *(a.lower() for a in d["aliases"])}:
                     index[name].append(d["key"])
             self._aliases = index
         return self._aliases
 
     def resolve_concept(self, name: str) -> str | None:
-        from kg.extract.normalize import phrase_key
-
-        wanted = " ".join(name.lower().split())
-        g = self.graph
-        for candidate in (phrase_key(wanted), wanted):
-            if _n("concept", candidate) in g:
-                return candidate
-        keys = self._alias_index().get(wanted) or self._alias_index().get(phrase_key(wanted))
+        exact, names = concept_lookup_terms(name)
+        for key in exact:
+            if _n("concept", key) in self.graph:
+                return key
+        keys = sorted({k for n in names for k in self._alias_index().get(n, ())})
         if not keys:
             return None
         counts = self.paper_counts_of_concepts(keys)

@@ -25,6 +25,5 @@ def empty_store(request, tmp_path):
 
 @pytest.fixture
 def store(empty_store):
-    batch, shared, deletes = contract_batch()
-    empty_store.apply(batch, shared, deletes)
+    empty_store.apply(contract_batch())
     return empty_store

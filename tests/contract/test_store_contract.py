@@ -28,15 +28,15 @@ def test_empty_store_answers_empty(empty_store):
 
 
 def test_apply_twice_changes_nothing(store):
-    batch, shared, _ = contract_batch()
+    batch = contract_batch()
     batch.coauthor_increments = {}
-    store.apply(batch, shared, [])
+    store.apply(batch)
     assert store.stats() == Stats(4, 4, 5, 5, 2, 2)
     assert store.coauthors_of(["bo chen"])[0][0].joint_papers == 1
 
 
 def test_coauthor_weights_add_up(store):
-    store.apply(GraphBatch(coauthor_increments={("ann lee", "bo chen"): 2}), {}, [])
+    store.apply(GraphBatch(coauthor_increments={("ann lee", "bo chen"): 2}))
     assert [(c.author_key, c.joint_papers) for c in store.coauthors_of(["bo chen"])[0]] == [("ann lee", 3), ("cy dee", 1)]
 
 
@@ -116,10 +116,10 @@ def test_related_papers_best_first_never_self(store):
     assert len(store.related_papers(["p2"], 1)[0]) == 1
 
 
-def test_shared_edges_can_be_replaced(store):
-    store.apply(GraphBatch(), {("p1", "p3"): (0.7, ("zebra",))}, [("p1", "p2")])
-    assert set(store.shared_edges()) == {("p1", "p3"), ("p2", "p3")}
-    assert store.stats().shared_concept_edges == 2
+def test_shared_edges_are_added_and_updated(store):
+    store.apply(GraphBatch(shared={("p1", "p3"): (0.7, ("zebra",)), ("p1", "p2"): (1.6, ("xray method",))}))
+    assert store.shared_edges() == {("p1", "p2"): (1.6, ("xray method",)), ("p1", "p3"): (0.7, ("zebra",)), ("p2", "p3"): (1.2, ("zebra",))}
+    assert store.stats().shared_concept_edges == 3
 
 
 def test_related_concepts(store):
@@ -159,6 +159,10 @@ def test_search_finds_words_best_first(store):
     assert {pid for pid, _ in hits} == {"p1", "p2"} and all(score > 0 for _, score in hits)
     assert hits[0][1] >= hits[1][1]
     assert store.search("whales", 10)[0][0] == "p4"
+
+
+def test_papers_with_concepts(store):
+    assert store.papers_with_concepts(["zebra", "whale song", "nothing"]) == {"zebra": ["p2", "p3"], "whale song": ["p4"]}
 
 
 def test_existing_papers_and_postings(store):

@@ -1,7 +1,7 @@
 from itertools import combinations
 
 from kg.extract.pipeline import ExtractedConcept
-from kg.graph.build import build_batch, merge_records, shared_concept_edges
+from kg.graph.build import build_batch, invert, merge_records, shared_concept_edges
 from kg.graph.identity import area_chain, author_key, clean_author_name, paper_id
 from kg.models import SourceRecord
 from kg.readers import read_path
@@ -81,7 +81,7 @@ def test_shared_edges_weigh_rare_concepts_and_are_bounded():
     postings = {f"p{i}": ["common"] for i in range(40)}
     postings["p0"] = ["common", "rare"]
     postings["p1"] = ["common", "rare"]
-    edges = shared_concept_edges(postings, per_paper=3, min_df_cap=100)
+    edges = shared_concept_edges(postings, invert(postings), len(postings), per_paper=3, min_df_cap=100)
     assert edges[("p0", "p1")][1] == ("rare", "common")
     best = max(edges.items(), key=lambda kv: kv[1][0])
     assert best[0] == ("p0", "p1")
@@ -95,4 +95,10 @@ def test_shared_edges_weigh_rare_concepts_and_are_bounded():
 
 def test_concepts_in_too_many_papers_link_nothing():
     postings = {f"p{i}": ["everywhere"] for i in range(100)}
-    assert shared_concept_edges(postings, max_df_share=0.05, min_df_cap=25) == {}
+    assert shared_concept_edges(postings, invert(postings), 100, max_df_share=0.05, min_df_cap=25) == {}
+
+
+def test_only_touched_papers_choose_edges():
+    postings = {"old1": ["x"], "old2": ["x"], "new": ["x"]}
+    edges = shared_concept_edges({"new": ["x"]}, invert(postings), 3)
+    assert sorted(edges) == [("new", "old1"), ("new", "old2")]

@@ -1,0 +1,1 @@
+"""Concept extraction: markup, abbreviations, vocabulary, candidates, corpus-aware ranking."""
