@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable
+from pathlib import Path
 
 import click
 
@@ -122,6 +123,65 @@ def schema(output: str | None) -> None:
             handle.write(sdl)
     else:
         click.echo(sdl, nl=False)
+
+
+@main.command()
+def migrate() -> None:
+    """Apply pending Neo4j migrations (migrations/V*.cypher) in order; a no-op when current."""
+    from kg.errors import KGError as _KGError
+    from kg.store.neo4j.migrate import apply_migrations
+    from kg.store.neo4j.store import Neo4jStore
+
+    settings = get_settings()
+    if not settings.neo4j_uri:
+        raise _KGError("kg migrate works on Neo4j: set NEO4J_URI (e.g. the URI `kg neo4j start` prints)")
+    store = Neo4jStore.from_settings(settings)
+    try:
+        try:
+            store.driver.verify_connectivity()
+        except Exception as exc:  # the driver raises several kinds; all mean the same here
+            raise _KGError(f"cannot reach Neo4j at {settings.neo4j_uri}: {exc}") from exc
+        applied = apply_migrations(store.driver, settings.neo4j_database)
+    finally:
+        store.close()
+    if applied:
+        for m in applied:
+            click.echo(f"applied {m.path.name}")
+    else:
+        click.echo("migrations are up to date")
+
+
+@main.group()
+def neo4j() -> None:
+    """A local Neo4j server (Community, from Maven Central) for development and tests."""
+
+
+def _local(port: int, data: str | None):
+    from kg.store.neo4j.server import NEO4J_VERSION, LocalNeo4j
+
+    settings = get_settings()
+    return LocalNeo4j(
+        data_dir=Path(data) if data else settings.local_neo4j_dir,
+        port=port,
+        cache_dir=settings.neo4j_cache_dir / f"neo4j-{NEO4J_VERSION}",
+    )
+
+
+@neo4j.command("start")
+@click.option("--port", default=7687, show_default=True, type=int)
+@click.option("--data", default=None, help="Data folder [default: $KG_LOCAL_NEO4J_DIR or .kg/neo4j]")
+def neo4j_start(port: int, data: str | None) -> None:
+    """Fetch (once), start in the background, wait until it answers; prints the Bolt URI last."""
+    server = _local(port, data)
+    uri = server.start(say=lambda m: click.echo(m, err=True))
+    click.echo(uri)
+
+
+@neo4j.command("stop")
+@click.option("--data", default=None, help="Data folder of the server to stop")
+def neo4j_stop(data: str | None) -> None:
+    """Stop the local server (fine when it is not running)."""
+    _local(7687, data).stop(say=click.echo)
 
 
 if __name__ == "__main__":

@@ -23,9 +23,13 @@ class Settings(BaseSettings):
     neo4j_password: str = Field(default="neo4j", alias="NEO4J_PASSWORD")
     neo4j_database: str = Field(default="neo4j", alias="NEO4J_DATABASE")
     neo4j_batch_size: int = Field(default=1000, alias="KG_NEO4J_BATCH_SIZE", ge=1)
+    migrations_dir: Path | None = Field(default=None, alias="KG_MIGRATIONS_DIR")
+    local_neo4j_dir: Path = Field(default=Path(".kg/neo4j"), alias="KG_LOCAL_NEO4J_DIR")
+    neo4j_cache_dir: Path = Field(default=Path.home() / ".cache" / "kg", alias="KG_CACHE_DIR")
 
     spacy_model: str | None = Field(default=None, alias="KG_SPACY_MODEL")
     concepts_per_paper: int = Field(default=10, alias="KG_CONCEPTS_PER_PAPER", ge=1)
+    workers: int = Field(default=2, alias="KG_WORKERS", ge=1, description="processes for tagging large batches")
     related_per_paper: int = Field(default=15, alias="KG_RELATED_PER_PAPER", ge=1)
 
     max_depth: int = Field(default=10, alias="KG_GRAPHQL_MAX_DEPTH", ge=2)

@@ -71,7 +71,9 @@ class KGService:
     @property
     def extractor(self) -> ConceptExtractor:
         if self._extractor is None:
-            self._extractor = ConceptExtractor.load(model=self.settings.spacy_model, top_n=self.settings.concepts_per_paper)
+            self._extractor = ConceptExtractor.load(
+                model=self.settings.spacy_model, top_n=self.settings.concepts_per_paper, n_process=self.settings.workers
+            )
         return self._extractor
 
     # -- ingest ----------------------------------------------------------------------------

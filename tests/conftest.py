@@ -34,3 +34,27 @@ def seeded_embedded(tmp_path_factory, extractor) -> KGService:
     svc = KGService(EmbeddedStore(settings.data_dir), settings, extractor=extractor)
     svc.ingest([SAMPLES])
     return svc
+
+
+@pytest.fixture(scope="session")
+def neo4j_driver():
+    """A driver to the test Neo4j with migrations applied (fails under CI when unreachable)."""
+    from kg.store.neo4j.migrate import apply_migrations
+    from neo4j_support import neo4j_driver_or_skip
+
+    driver = neo4j_driver_or_skip()
+    apply_migrations(driver, "neo4j")
+    yield driver
+    driver.close()
+
+
+@pytest.fixture
+def neo4j_store(neo4j_driver, tmp_path):
+    """An empty Neo4j store (the test database is wiped first)."""
+    from kg.store.neo4j.store import Neo4jStore
+    from neo4j_support import neo4j_settings, wipe
+
+    wipe(neo4j_driver)
+    store = Neo4jStore.from_settings(neo4j_settings(tmp_path))
+    yield store
+    store.close()

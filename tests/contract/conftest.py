@@ -7,18 +7,15 @@ import pytest
 from contract_data import contract_batch
 from kg.store.embedded import EmbeddedStore
 
-BACKENDS = ["embedded"]
-
-
-def make_store(kind: str, tmp_path, request):
-    if kind == "embedded":
-        return EmbeddedStore(tmp_path / "kg-data")
-    raise AssertionError(kind)
+BACKENDS = ["embedded", "neo4j"]
 
 
 @pytest.fixture(params=BACKENDS)
 def empty_store(request, tmp_path):
-    store = make_store(request.param, tmp_path, request)
+    if request.param == "neo4j":
+        yield request.getfixturevalue("neo4j_store")
+        return
+    store = EmbeddedStore(tmp_path / "kg-data")
     yield store
     store.close()
 

@@ -1,0 +1,184 @@
+"""A local Neo4j Community server for development and CI, from Maven Central.
+
+``start`` fetches the ``org.neo4j:neo4j`` jars with Maven (cached), compiles the
+small launcher in ``server/``, starts it in the background with Bolt on
+127.0.0.1, and waits until it answers. ``stop`` ends it. Both are safe to call twice.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from kg.errors import KGError
+
+__all__ = ["LocalNeo4j", "ServerError", "NEO4J_VERSION"]
+
+NEO4J_VERSION = "5.26.0"
+_SERVER_SRC = Path(__file__).resolve().parent / "server"
+# The module opens Neo4j's own neo4j.conf asks for on Java 17.
+_JVM_FLAGS = [
+    "-Xms256m", "-Xmx2g", "-XX:+UseG1GC", "-XX:-OmitStackTraceInFastThrow",
+    "--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "--add-opens=java.base/java.io=ALL-UNNAMED",
+    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+    "--add-opens=java.base/java.lang=ALL-UNNAMED",
+    "-Dio.netty.tryReflectionSetAccessible=true",
+    "-Djdk.nio.maxCachedBufferSize=1024",
+    "-Dlog4j2.disable.jmx=true",
+]
+
+
+class ServerError(KGError):
+    """The local Neo4j server could not be fetched, started or stopped."""
+
+
+def _need(tool: str, why: str) -> str:
+    path = shutil.which(tool)
+    if path is None:
+        raise ServerError(f"`{tool}` is not installed, and it is needed to {why}. Install a JDK 17 and Maven "
+                          "(Debian: apt-get install openjdk-17-jdk-headless maven), or use docker-compose.yml.")
+    return path
+
+
+def _answers(port: int) -> bool:
+    with socket.socket() as s:
+        s.settimeout(0.5)
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@dataclass
+class LocalNeo4j:
+    """One local server: its jars (shared cache), its data folder, its port."""
+
+    data_dir: Path
+    port: int = 7687
+    cache_dir: Path = Path.home() / ".cache" / "kg" / f"neo4j-{NEO4J_VERSION}"
+
+    @property
+    def uri(self) -> str:
+        return f"bolt://127.0.0.1:{self.port}"
+
+    @property
+    def pid_file(self) -> Path:
+        return self.data_dir / "kg-neo4j.pid"
+
+    @property
+    def log_file(self) -> Path:
+        return self.data_dir / "kg-neo4j.log"
+
+    # -- fetching -------------------------------------------------------------------------
+    def fetch(self, *, tries: int = 5, say=print) -> Path:
+        """The jar folder, downloading it with Maven the first time (retrying 429s and time-outs)."""
+        lib = self.cache_dir / "lib"
+        done = self.cache_dir / ".complete"
+        if not done.exists():
+            mvn = _need("mvn", "download the Neo4j jars from Maven Central")
+            say(f"fetching Neo4j {NEO4J_VERSION} jars with Maven into {lib} (once; about 130 MB)")
+            for attempt in range(1, tries + 1):
+                result = subprocess.run(
+                    [mvn, "-B", "-q", "-f", str(_SERVER_SRC / "pom.xml"), f"-Dneo4j.version={NEO4J_VERSION}",
+                     "dependency:copy-dependencies", f"-DoutputDirectory={lib}"],
+                    capture_output=True, text=True,
+                )
+                if result.returncode == 0:
+                    break
+                if attempt == tries:
+                    tail = (result.stdout + result.stderr).strip().splitlines()[-15:]
+                    raise ServerError("Maven could not fetch the Neo4j jars:\n" + "\n".join(tail))
+                wait = 5 * attempt
+                say(f"Maven failed (try {attempt}/{tries}, e.g. 429 Too Many Requests); retrying in {wait}s")
+                time.sleep(wait)
+            done.write_text(NEO4J_VERSION)
+        classes = self.cache_dir / "classes"
+        source = _SERVER_SRC / "src" / "main" / "java" / "kg" / "Neo4jServer.java"
+        compiled = classes / "kg" / "Neo4jServer.class"
+        if not compiled.exists() or compiled.stat().st_mtime < source.stat().st_mtime:
+            javac = _need("javac", "compile the Neo4j launcher")
+            result = subprocess.run([javac, "-d", str(classes), "-cp", f"{lib}/*", str(source)], capture_output=True, text=True)
+            if result.returncode != 0:
+                raise ServerError(f"could not compile the launcher:\n{result.stderr}")
+        return lib
+
+    # -- running ----------------------------------------------------------------------------
+    def running_pid(self) -> int | None:
+        if not self.pid_file.exists():
+            return None
+        try:
+            pid = int(self.pid_file.read_text().split()[0])
+        except (ValueError, IndexError):
+            return None
+        return pid if _alive(pid) else None
+
+    def start(self, *, timeout: float = 180, say=print) -> str:
+        pid = self.running_pid()
+        if pid is not None:
+            say(f"Neo4j is already running (pid {pid}, data {self.data_dir})")
+            return self.uri
+        if _answers(self.port):
+            raise ServerError(f"port {self.port} is already taken by another program; choose another with --port")
+        lib = self.fetch(say=say)
+        java = _need("java", "run Neo4j")
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        cmd = [java, *_JVM_FLAGS, "-cp", f"{self.cache_dir / 'classes'}{os.pathsep}{lib}/*", "kg.Neo4jServer",
+               "--port", str(self.port), "--data", str(self.data_dir.resolve() / "db")]
+        with self.log_file.open("ab") as log:
+            proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+        self.pid_file.write_text(f"{proc.pid} {self.port}\n")
+        say(f"starting Neo4j {NEO4J_VERSION} (pid {proc.pid}, log {self.log_file})")
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                self.pid_file.unlink(missing_ok=True)
+                tail = self.log_file.read_text(errors="replace").strip().splitlines()[-20:]
+                raise ServerError("Neo4j exited while starting:\n" + "\n".join(tail))
+            if _answers(self.port) and self._bolt_ready():
+                return self.uri
+            time.sleep(0.5)
+        self.stop(say=lambda *_: None)
+        raise ServerError(f"Neo4j did not answer on port {self.port} within {timeout:.0f}s; see {self.log_file}")
+
+    def _bolt_ready(self) -> bool:
+        from neo4j import GraphDatabase
+        from neo4j.exceptions import Neo4jError, ServiceUnavailable
+
+        try:
+            with GraphDatabase.driver(self.uri, auth=("neo4j", "neo4j"), connection_timeout=2, notifications_min_severity="OFF") as driver:
+                driver.verify_connectivity()
+                driver.execute_query("RETURN 1")
+            return True
+        except (ServiceUnavailable, Neo4jError, OSError):
+            return False
+
+    def stop(self, *, timeout: float = 60, say=print) -> bool:
+        """Stop the server; False when it was not running."""
+        pid = self.running_pid()
+        if pid is None:
+            self.pid_file.unlink(missing_ok=True)
+            say("Neo4j is not running")
+            return False
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        if _alive(pid):
+            os.kill(pid, signal.SIGKILL)
+        self.pid_file.unlink(missing_ok=True)
+        say(f"stopped Neo4j (pid {pid})")
+        return True

@@ -1,0 +1,283 @@
+"""The Neo4j store: the store interface answered with Cypher over Bolt."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+
+import neo4j
+from neo4j import GraphDatabase, RoutingControl
+from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, SessionExpired
+
+from kg.config import Settings
+from kg.errors import StoreError, StoreUnavailable
+from kg.graph.build import GraphBatch, SharedEdge
+from kg.models import (
+    AREA_SEPARATOR,
+    Author,
+    Coauthor,
+    Concept,
+    Page,
+    Paper,
+    RelatedConcept,
+    RelatedPaper,
+    ResearchArea,
+    Stats,
+)
+from kg.store.base import Network, PaperFilter, Store, concept_lookup_terms
+from kg.store.neo4j import queries as q
+from kg.store.neo4j.migrate import ensure_current
+
+__all__ = ["Neo4jStore"]
+
+log = logging.getLogger(__name__)
+_LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
+
+
+def _paper(d: dict) -> Paper:
+    return Paper(d["id"], d.get("title"), d["label"], d["abstract"], d.get("venue"), d.get("year"), bool(d.get("authors_truncated")))
+
+
+def _concept(d: dict) -> Concept:
+    return Concept(d["key"], d["name"], tuple(sorted(d.get("aliases") or ())), d.get("broader"))
+
+
+def _area(d: dict) -> ResearchArea:
+    return ResearchArea(d["path"], d["name"], d.get("parent"))
+
+
+def _chunks(rows: list, size: int):
+    for i in range(0, len(rows), size):
+        yield rows[i : i + size]
+
+
+class Neo4jStore(Store):
+    """A store in a Neo4j 5 database. The driver connects lazily; ``check()`` verifies."""
+
+    kind = "neo4j"
+
+    def __init__(self, driver: neo4j.Driver, *, database: str = "neo4j", batch_size: int = 1000) -> None:
+        self.driver = driver
+        self.database = database
+        self.batch_size = batch_size
+        self.queries_run = 0  # Cypher statements sent, for measurements
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> "Neo4jStore":
+        driver = GraphDatabase.driver(
+            settings.neo4j_uri,
+            auth=(settings.neo4j_username, settings.neo4j_password),
+            connection_timeout=5,
+            max_transaction_retry_time=5,
+            notifications_min_severity="OFF",
+        )
+        return cls(driver, database=settings.neo4j_database, batch_size=settings.neo4j_batch_size)
+
+    def close(self) -> None:
+        self.driver.close()
+
+    # -- running Cypher -------------------------------------------------------------------
+    def _read(self, cypher: str, /, **params) -> list[neo4j.Record]:
+        self.queries_run += 1
+        try:
+            records, _, _ = self.driver.execute_query(cypher, params, database_=self.database, routing_=RoutingControl.READ)
+        except (ServiceUnavailable, SessionExpired, OSError) as exc:
+            raise StoreUnavailable(f"Neo4j is unreachable: {exc}") from exc
+        except (Neo4jError, DriverError) as exc:
+            log.error("Cypher failed: %s\nquery: %s\nparameters: %r", exc, cypher, params)
+            raise StoreError(f"Neo4j query failed: {exc}") from exc
+        return records
+
+    def check(self) -> None:
+        try:
+            self.driver.verify_connectivity()
+        except (ServiceUnavailable, SessionExpired, OSError) as exc:
+            raise StoreUnavailable(f"Neo4j is unreachable: {exc}") from exc
+        except (Neo4jError, DriverError) as exc:
+            raise StoreError(f"Neo4j refused the connection: {exc}") from exc
+        ensure_current(self.driver, self.database)
+
+    # -- writing ----------------------------------------------------------------------------
+    def existing_papers(self, ids: Sequence[str]) -> set[str]:
+        return {r["id"] for r in self._read(q.EXISTING_PAPERS, ids=list(ids))}
+
+    def papers_with_concepts(self, keys: Sequence[str]) -> dict[str, list[str]]:
+        return {r["key"]: sorted(r["papers"]) for r in self._read(q.PAPERS_WITH_CONCEPTS, keys=list(keys))}
+
+    def concept_postings(self) -> dict[str, list[str]]:
+        return {r["id"]: list(r["keys"]) for r in self._read(q.CONCEPT_POSTINGS)}
+
+    def shared_edges(self) -> dict[tuple[str, str], SharedEdge]:
+        return {(r["p"], r["q"]): (r["score"], tuple(r["concepts"])) for r in self._read(q.ALL_SHARED)}
+
+    @staticmethod
+    def _rows(batch: GraphBatch) -> dict[str, list[dict]]:
+        return {
+            "papers": [
+                {"id": p.id, "title": p.title, "label": p.label, "abstract": p.abstract, "venue": p.venue,
+                 "year": p.year, "authors_truncated": p.authors_truncated}
+                for p in batch.papers
+            ],
+            "authors": [{"key": a.key, "name": a.name} for a in batch.authors],
+            "areas": [{"path": a.path, "name": a.name, "parent": a.parent, "top": a.path.split(AREA_SEPARATOR)[0]} for a in batch.areas],
+            "concepts": [{"key": c.key, "name": c.name, "aliases": list(c.aliases), "broader": c.broader} for c in batch.concepts],
+            "subarea_of": [{"child": a.path, "parent": a.parent} for a in batch.areas if a.parent],
+            "broader": [{"narrow": n, "broad": b} for n, b in batch.broader],
+            "authored": [{"author": a, "paper": p, "position": pos} for a, p, pos in batch.authored],
+            "in_area": [{"paper": p, "area": a} for p, a in batch.in_area],
+            "mentions": [{"paper": p, "concept": c, "weight": w} for p, c, w in batch.mentions],
+            "co_authored": [{"a": a, "b": b, "inc": n} for (a, b), n in sorted(batch.coauthor_increments.items())],
+            "shares_concept": [{"p": p, "q": qq, "score": s, "concepts": list(c)} for (p, qq), (s, c) in sorted(batch.shared.items())],
+        }
+
+    def apply(self, batch: GraphBatch) -> None:
+        """One transaction, many batched UNWIND statements: all of it lands or none."""
+        rows = self._rows(batch)
+        try:
+            with self.driver.session(database=self.database) as session, session.begin_transaction() as tx:
+                for name, query in q.WRITES:
+                    for chunk in _chunks(rows[name], self.batch_size):
+                        self.queries_run += 1
+                        tx.run(query, rows=chunk).consume()
+                tx.commit()
+        except (ServiceUnavailable, SessionExpired, OSError) as exc:
+            raise StoreUnavailable(f"Neo4j is unreachable; nothing was written: {exc}") from exc
+        except (Neo4jError, DriverError) as exc:
+            log.error("write failed: %s", exc)
+            raise StoreError(f"Neo4j write failed; nothing was written: {exc}") from exc
+
+    # -- reading ------------------------------------------------------------------------------
+    def stats(self) -> Stats:
+        r = self._read(q.STATS)[0]
+        return Stats(r["papers"], r["authors"], r["concepts"], r["areas"], r["coauthors"], r["shared"])
+
+    def resolve_concept(self, name: str) -> str | None:
+        exact, names = concept_lookup_terms(name)
+        found = {r["key"] for r in self._read(q.CONCEPTS_EXIST, keys=exact)}
+        for key in exact:
+            if key in found:
+                return key
+        records = self._read(q.RESOLVE_CONCEPT, names=names)
+        return records[0]["key"] if records else None
+
+    def find_papers(self, flt: PaperFilter, offset: int, limit: int) -> Page:
+        params = {"author": flt.author, "concept": flt.concept, "area": flt.area.lower() if flt.area else None,
+                  "words": flt.text.lower().split() if flt.text else None}
+        active = [name for name, key in (("author", "author"), ("concept", "concept"), ("area", "area"), ("text", "words")) if params[key] is not None]
+        total = self._read(q.paper_filter_query(active, count=True), **params)[0]["n"]
+        if total <= offset or limit == 0:
+            return Page([], total)
+        records = self._read(q.paper_filter_query(active, count=False), offset=offset, limit=limit, **params)
+        return Page([_paper(r["p"]) for r in records], total)
+
+    def find_authors(self, search: str | None, offset: int, limit: int) -> Page:
+        needle = " ".join(search.lower().split()) if search else None
+        total = self._read(q.FIND_AUTHORS_COUNT, needle=needle)[0]["n"]
+        records = self._read(q.FIND_AUTHORS, needle=needle, offset=offset, limit=limit) if limit else []
+        return Page([Author(r["key"], r["name"]) for r in records], total)
+
+    def find_concepts(self, search: str | None, offset: int, limit: int) -> Page:
+        needle = " ".join(search.lower().split()) if search else None
+        total = self._read(q.FIND_CONCEPTS_COUNT, needle=needle)[0]["n"]
+        records = self._read(q.FIND_CONCEPTS, needle=needle, offset=offset, limit=limit) if limit else []
+        return Page([_concept(r["c"]) for r in records], total)
+
+    def top_areas(self) -> list[ResearchArea]:
+        return [_area(r["r"]) for r in self._read(q.TOP_AREAS)]
+
+    def search(self, query: str, limit: int) -> list[tuple[str, float]]:
+        # Lower case turns AND/OR/NOT into plain words; the rest of Lucene syntax is escaped.
+        words = [_LUCENE_SPECIAL.sub(r"\\\1", w.lower()) for w in query.split()]
+        if not words or limit == 0:
+            return []
+        return [(r["id"], round(r["score"], 4)) for r in self._read(q.SEARCH, query=" ".join(words), limit=limit)]
+
+    def coauthor_network(self, key: str, depth: int) -> Network:
+        """Breadth-first, one query per level: the cost is bounded by depth."""
+        start = self.authors_by_keys([key])[0]
+        if start is None:
+            return Network([], [])
+        seen = {key}
+        frontier = [key]
+        for _ in range(depth):
+            if not frontier:
+                break
+            found = [r["key"] for r in self._read(q.NEIGHBOURS, keys=frontier)]
+            frontier = sorted(set(found) - seen)
+            seen.update(frontier)
+        keys = sorted(seen)
+        authors = {r["key"]: Author(r["key"], r["name"]) for r in self._read(q.AUTHORS_BY_KEYS, keys=keys)}
+        edges = sorted((r["source"], r["target"], r["weight"]) for r in self._read(q.EDGES_AMONG, keys=keys))
+        return Network([authors[k] for k in keys], edges)
+
+    def collaboration_path(self, source: str, target: str) -> list[Author] | None:
+        if source == target:
+            found = self.authors_by_keys([source])[0]
+            return [found] if found else None
+        records = self._read(q.SHORTEST_PATH, source=source, target=target)
+        if not records:
+            return None
+        return [Author(k, n) for k, n in zip(records[0]["keys"], records[0]["names"], strict=True)]
+
+    # -- batched ---------------------------------------------------------------------------------
+    def _by_key(self, query: str, param: str, keys: Sequence[str], make, key_of) -> list:
+        found = {key_of(v): v for v in (make(r) for r in self._read(query, **{param: list(dict.fromkeys(keys))}))}
+        return [found.get(k) for k in keys]
+
+    def papers_by_ids(self, ids):
+        return self._by_key(q.PAPERS_BY_IDS, "ids", ids, lambda r: _paper(r["p"]), lambda p: p.id)
+
+    def authors_by_keys(self, keys):
+        return self._by_key(q.AUTHORS_BY_KEYS, "keys", keys, lambda r: Author(r["key"], r["name"]), lambda a: a.key)
+
+    def concepts_by_keys(self, keys):
+        return self._by_key(q.CONCEPTS_BY_KEYS, "keys", keys, lambda r: _concept(r["c"]), lambda c: c.key)
+
+    def areas_by_paths(self, paths):
+        return self._by_key(q.AREAS_BY_PATHS, "paths", paths, lambda r: _area(r["r"]), lambda a: a.path)
+
+    def _grouped(self, query: str, param: str, keys: Sequence[str], group: str, make) -> list[list]:
+        out: dict[str, list] = defaultdict(list)
+        for r in self._read(query, **{param: list(dict.fromkeys(keys))}):
+            out[r[group]].append(make(r))
+        return [list(out.get(k, [])) for k in keys]
+
+    def authors_of_papers(self, ids):
+        return self._grouped(q.AUTHORS_OF_PAPERS, "ids", ids, "id", lambda r: Author(r["key"], r["name"]))
+
+    def areas_of_papers(self, ids):
+        return self._grouped(q.AREAS_OF_PAPERS, "ids", ids, "id", lambda r: _area(r["r"]))
+
+    def concepts_of_papers(self, ids):
+        return self._grouped(q.CONCEPTS_OF_PAPERS, "ids", ids, "id", lambda r: _concept(r["c"]))
+
+    def related_papers(self, ids, limit):
+        rows = {r["id"]: r["rows"] for r in self._read(q.RELATED_PAPERS, ids=list(dict.fromkeys(ids)), limit=limit)}
+        return [[RelatedPaper(x["id"], tuple(x["concepts"]), x["score"]) for x in rows.get(i, [])] for i in ids]
+
+    def papers_of_authors(self, keys):
+        return self._grouped(q.PAPERS_OF_AUTHORS, "keys", keys, "k", lambda r: _paper(r["p"]))
+
+    def paper_counts_of_authors(self, keys):
+        counts = {r["k"]: r["n"] for r in self._read(q.PAPER_COUNTS_OF_AUTHORS, keys=list(dict.fromkeys(keys)))}
+        return [counts.get(k, 0) for k in keys]
+
+    def coauthors_of(self, keys):
+        return self._grouped(q.COAUTHORS_OF, "keys", keys, "k", lambda r: Coauthor(r["key"], r["papers"]))
+
+    def paper_counts_of_concepts(self, keys):
+        counts = {r["k"]: r["n"] for r in self._read(q.PAPER_COUNTS_OF_CONCEPTS, keys=list(dict.fromkeys(keys)))}
+        return [counts.get(k, 0) for k in keys]
+
+    def related_concepts(self, keys, limit):
+        rows = {r["k"]: r["rows"] for r in self._read(q.RELATED_CONCEPTS, keys=list(dict.fromkeys(keys)), limit=limit)}
+        return [[RelatedConcept(x["key"], x["n"]) for x in rows.get(k, [])] for k in keys]
+
+    def children_of_areas(self, paths):
+        return self._grouped(q.CHILDREN_OF_AREAS, "paths", paths, "k", lambda r: _area(r["r"]))
+
+    def paper_counts_of_areas(self, paths):
+        counts = {r["k"]: r["n"] for r in self._read(q.PAPER_COUNTS_OF_AREAS, paths=list(dict.fromkeys(paths)))}
+        return [counts.get(p, 0) for p in paths]

@@ -1,0 +1,77 @@
+"""`kg neo4j start/stop` and an API that rides out Neo4j going away and coming back."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+
+import pytest
+from fastapi.testclient import TestClient
+
+from helpers import IN_CI
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def kg(*args: str, env=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "kg.cli", *args], capture_output=True, text=True, timeout=600, env=env)
+
+
+@pytest.fixture(scope="module")
+def server_dir(tmp_path_factory):
+    import shutil
+
+    if not (shutil.which("java") and shutil.which("mvn")):
+        (pytest.fail if IN_CI else pytest.skip)("java and mvn are needed for a local Neo4j")
+    folder = tmp_path_factory.mktemp("local-neo4j")
+    yield folder
+    kg("neo4j", "stop", "--data", str(folder))
+
+
+def test_start_stop_twice_and_recovery(server_dir, extractor):
+    from kg.api.app import create_app
+    from kg.config import Settings
+    from kg.service import KGService
+    from kg.store.neo4j.store import Neo4jStore
+
+    port = str(free_port())
+    started = kg("neo4j", "start", "--port", port, "--data", str(server_dir))
+    assert started.returncode == 0, started.stderr
+    uri = started.stdout.strip().splitlines()[-1]
+    assert uri == f"bolt://127.0.0.1:{port}"
+    again = kg("neo4j", "start", "--port", port, "--data", str(server_dir))
+    assert again.returncode == 0 and again.stdout.strip().splitlines()[-1] == uri and "already running" in again.stderr
+
+    assert kg("migrate", env=dict(os.environ, NEO4J_URI=uri)).returncode == 0
+    settings = Settings(NEO4J_URI=uri)
+    svc = KGService(Neo4jStore.from_settings(settings), settings, extractor=extractor)
+    with TestClient(create_app(svc)) as client:
+        assert client.get("/healthz").json() == {"status": "ok", "store": "neo4j"}
+
+        assert kg("neo4j", "stop", "--data", str(server_dir)).returncode == 0
+        down = client.get("/healthz")
+        assert down.status_code == 503 and down.json()["status"] == "unavailable"
+        body = client.post("/graphql", json={"query": "{ stats { papers } }"})
+        assert body.status_code == 200
+        assert "unreachable" in body.json()["errors"][0]["message"]
+        stopped_again = kg("neo4j", "stop", "--data", str(server_dir))
+        assert stopped_again.returncode == 0 and "not running" in stopped_again.stdout
+
+        assert kg("neo4j", "start", "--port", port, "--data", str(server_dir)).returncode == 0
+        assert client.get("/healthz").status_code == 200
+        assert client.post("/graphql", json={"query": "{ stats { papers } }"}).json() == {"data": {"stats": {"papers": 0}}}
+    svc.store.close()
+
+
+def test_missing_java_is_a_clear_message(tmp_path):
+    env = dict(os.environ, PATH=str(tmp_path), KG_CACHE_DIR=str(tmp_path / "cache"))
+    result = subprocess.run([sys.executable, "-m", "kg.cli", "neo4j", "start", "--port", str(free_port()), "--data", str(tmp_path / "d")],
+                            capture_output=True, text=True, env=env, timeout=60)
+    assert result.returncode == 1
+    assert "`mvn` is not installed" in result.stderr or "`java` is not installed" in result.stderr
