@@ -1,0 +1,33 @@
+"""No N+1 on Neo4j: the Cypher a request costs is bounded by its depth, not by how many results it has."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from kg.api.app import create_app
+from kg.service import KGService
+from kg.store.neo4j.store import Neo4jStore
+
+from helpers import SAMPLES
+from neo4j_support import neo4j_settings
+
+HEAVY = """query($n: Int) { papers(first: $n) { totalCount edges { node { id label
+  authors { name paperCount papers { id } coauthors { jointPapers author { name } } }
+  areas { path paperCount parent { name } }
+  concepts { name paperCount broader { name } related(first: 3) { sharedPapers concept { name } } }
+  related(first: 5) { score paper { label } sharedConcepts { name } } } } } }"""
+
+
+def test_queries_per_request_do_not_grow_with_results(neo4j_store, tmp_path, extractor):
+    settings = neo4j_settings(tmp_path)
+    svc = KGService(neo4j_store, settings, extractor=extractor)
+    svc.ingest([SAMPLES])
+    costs = {}
+    with TestClient(create_app(svc)) as client:
+        for n in (2, 10, 39):
+            before = neo4j_store.queries_run
+            body = client.post("/graphql", json={"query": HEAVY, "variables": {"n": n}}).json()
+            assert "errors" not in body and len(body["data"]["papers"]["edges"]) == n
+            costs[n] = neo4j_store.queries_run - before
+    assert costs[2] == costs[10] == costs[39], costs
+    assert costs[39] <= 20, costs
