@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--min-df", type=int, default=2)
     args = parser.parse_args(argv)
     texts = [r.abstract for p in args.paths for r in read_path(p)]
-    extractor = ConceptExtractor.load(background=Background())
+    extractor = ConceptExtractor.load(background=Background(), n_process=2)
     counts: Counter[str] = Counter()
     for keys in extractor.candidate_keys(texts):
         counts.update(keys)

@@ -164,6 +164,7 @@ def find_candidates(doc: Doc, vocab: Vocabulary) -> DocCandidates:
 
     # 1. Abbreviation definitions: the document's own word wins over the vocabulary.
     short_to_key: dict[str, tuple[str, VocabularyEntry | None]] = {}
+    expand_only: dict[str, str] = {}  # short forms of modifiers: 'ZO' -> 'zeroth order'
     for abbr in find_abbreviations(text):
         long_key = phrase_key(abbr.long)
         entry = vocab.lookup(long_key)
@@ -175,9 +176,12 @@ def find_candidates(doc: Doc, vocab: Vocabulary) -> DocCandidates:
                 entry = vocab.lookup(phrase_key(f"{abbr.long} {nxt}"))
         span = doc.char_span(abbr.start, abbr.end, alignment_mode="expand")
         if entry is None:
-            if span is None or span[-1].pos_ not in _NOUNS | {"VERB"} or len(span) > 12:
-                continue  # an adjective long form (zeroth-order) only expands the short form
-            if span[-1].lower_ in GENERIC_HEADS:
+            if span is None or len(span) > 12:
+                continue
+            if span[-1].pos_ not in _NOUNS | {"VERB"} or span[-1].lower_ in GENERIC_HEADS:
+                # A modifier long form (zeroth-order) is no concept; it only expands its short form.
+                for short in {abbr.short, abbr.short.rstrip("s")}:
+                    expand_only[short] = long_key
                 continue
             out.long_forms[long_key] = abbr.long
         key = entry.key if entry else long_key
@@ -191,6 +195,8 @@ def find_candidates(doc: Doc, vocab: Vocabulary) -> DocCandidates:
 
     # Defined short forms stand for their long form inside longer phrases ('ZO methods').
     expand = {i: short_to_key[w][0] for i, w in enumerate(t.text) if w in short_to_key}
+    modifiers = {i for i, w in enumerate(t.text) if w in expand_only and w not in short_to_key}
+    expand.update({i: expand_only[t.text[i]] for i in modifiers})
 
     segments = t.segments()
     # 2. Vocabulary terms, longest match first, within punctuation-free segments.
@@ -238,7 +244,7 @@ def find_candidates(doc: Doc, vocab: Vocabulary) -> DocCandidates:
                 run.append(w)
                 continue
             if run:
-                _emit_phrase(t, run, covered, expand, out)
+                _emit_phrase(t, run, covered, expand, out, vocab, modifiers)
             run = []
     return out
 
@@ -252,7 +258,15 @@ def _can_continue(t: _Toks, w: tuple[int, int]) -> bool:
     return t.tag[head] == "VBN" and w[0] == head  # 'constrained optimization'; trimmed if it ends the run
 
 
-def _emit_phrase(t: _Toks, run: list, covered: list[bool], expand: dict[int, str], out: DocCandidates) -> None:
+def _emit_phrase(
+    t: _Toks,
+    run: list,
+    covered: list[bool],
+    expand: dict[int, str],
+    out: DocCandidates,
+    vocab: Vocabulary,
+    modifiers: set[int],
+) -> None:
     # Trim: leading generic, participle, numeric or one-letter modifiers; trailing non-nouns.
     def weak_start(w: tuple[int, int]) -> bool:
         single = w[0] == w[1]
@@ -273,7 +287,7 @@ def _emit_phrase(t: _Toks, run: list, covered: list[bool], expand: dict[int, str
     first, last = run[0][0], run[-1][1]
     if any(covered[first : last + 1]):
         return
-    if t.lower[last] in GENERIC_HEADS or t.last[last] in GENERIC_HEADS:
+    if t.lower[last] in GENERIC_HEADS or t.last[last] in GENERIC_HEADS or last in modifiers:
         return
     tokens: list[str] = []
     for i in range(first, last + 1):
@@ -286,6 +300,10 @@ def _emit_phrase(t: _Toks, run: list, covered: list[bool], expand: dict[int, str
     surface = t.span_text(first, last)
     if first == last and _looks_like_short(surface) and first not in expand:
         out.undefined_shorts.append(Occurrence(key, surface, first, "short"))
+        return
+    entry = vocab.lookup(key)  # 'ZO methods' expands to a vocabulary term
+    if entry is not None:
+        out.occurrences.append(Occurrence(entry.key, surface, first, "vocabulary", entry))
         return
     out.occurrences.append(Occurrence(key, display_form(surface) if first not in expand else surface, first, "phrase"))
 

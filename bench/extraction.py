@@ -1,0 +1,141 @@
+"""Concept extraction against human gold, side by side with YAKE.
+
+    python bench/extraction.py [--json results.json] [--data ../shared/data] [--limit N]
+
+Runs `kg extract` (the command, as a user would, with one worker: one core)
+and YAKE (pip `yake`, n<=3, top 10) on the same documents, scored by the same
+code:
+
+* Inspec (500 abstracts, gold `keyphrases`): precision/recall/F1 at 5 and 10,
+  exact match after lower-casing and Porter stemming, against all gold
+  keyphrases; also against only the gold keyphrases present in the text.
+* SciERC (100 AI abstracts): document-level precision/recall/F1 of the whole
+  extracted set against the set of gold entities that are not Generic.
+
+Extraction time is per document, on one core, without the command's start-up.
+Targets: Inspec F1@10 >= 0.30 and SciERC F1 >= 0.35, each at least 1.5x YAKE.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from nltk.stem import PorterStemmer
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DATA = ROOT.parent / "shared" / "data"
+_STEM = PorterStemmer()
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def normal(phrase: str) -> str:
+    """Lower-case, split on non-alphanumerics, Porter-stem each token."""
+    return " ".join(_STEM.stem(t) for t in _TOKEN.findall(phrase.lower()))
+
+
+def prf(predicted: list[str], gold: set[str]) -> tuple[float, float, float]:
+    pred = list(dict.fromkeys(p for p in predicted if p))
+    hits = sum(1 for p in pred if p in gold)
+    p = hits / len(pred) if pred else 0.0
+    r = hits / len(gold) if gold else 0.0
+    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+
+
+def run_kg(docs: list[dict]) -> tuple[list[list[str]], float]:
+    """`kg extract` over the documents; returns concepts per doc and ms per doc (start-up excluded)."""
+    env = dict(os.environ, KG_WORKERS="1")
+    cmd = [sys.executable, "-m", "kg.cli", "extract"]
+    started = time.perf_counter()
+    subprocess.run(cmd, input="", capture_output=True, text=True, env=env, check=True)
+    startup = time.perf_counter() - started
+    payload = "".join(json.dumps({"id": d["id"], "text": d["text"]}) + "\n" for d in docs)
+    started = time.perf_counter()
+    out = subprocess.run(cmd, input=payload, capture_output=True, text=True, env=env, check=True)
+    total = time.perf_counter() - started
+    rows = [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
+    assert [r["id"] for r in rows] == [d["id"] for d in docs], "kg extract must answer in input order"
+    return [r["concepts"] for r in rows], max(total - startup, 0.0) * 1000 / max(len(docs), 1)
+
+
+def run_yake(docs: list[dict]) -> tuple[list[list[str]], float]:
+    import yake
+
+    extractor = yake.KeywordExtractor(lan="en", n=3, top=10)
+    started = time.perf_counter()
+    found = [[kw for kw, _ in extractor.extract_keywords(d["text"])] for d in docs]
+    return found, (time.perf_counter() - started) * 1000 / max(len(docs), 1)
+
+
+def score_inspec(found: list[list[str]], docs: list[dict]) -> dict:
+    sums: dict[str, float] = {}
+    for predicted, doc in zip(found, docs, strict=True):
+        gold = {normal(k) for k in doc["keyphrases"]}
+        text = f" {normal(doc['text'])} "
+        present = {g for g in gold if f" {g} " in text}
+        pred = [normal(p) for p in predicted]
+        for k in (5, 10):
+            for name, g in (("", gold), ("present_", present)):
+                p, r, f = prf(pred[:k], g)
+                for metric, value in (("p", p), ("r", r), ("f1", f)):
+                    key = f"{name}{metric}@{k}"
+                    sums[key] = sums.get(key, 0.0) + value
+    return {k: round(v / len(docs), 4) for k, v in sums.items()}
+
+
+def score_scierc(found: list[list[str]], docs: list[dict]) -> dict:
+    sums = {"p": 0.0, "r": 0.0, "f1": 0.0}
+    for predicted, doc in zip(found, docs, strict=True):
+        gold = {normal(e["text"]) for e in doc["entities"] if e["type"] != "Generic"}
+        p, r, f = prf([normal(x) for x in predicted], gold)
+        sums["p"] += p
+        sums["r"] += r
+        sums["f1"] += f
+    return {k: round(v / len(docs), 4) for k, v in sums.items()}
+
+
+def load(path: Path, limit: int | None) -> list[dict]:
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return rows[:limit] if limit else rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--limit", type=int, help="only the first N documents of each set (quick runs)")
+    args = parser.parse_args()
+    results: dict = {}
+    for name, file, scorer in (
+        ("inspec", "gold-inspec-test.jsonl", score_inspec),
+        ("scierc", "gold-scierc-test.jsonl", score_scierc),
+    ):
+        docs = load(args.data / file, args.limit)
+        results[name] = {}
+        for system, runner in (("kg", run_kg), ("yake", run_yake)):
+            found, ms = runner(docs)
+            results[name][system] = scorer(found, docs) | {"ms_per_doc": round(ms, 2)}
+    print_table(results)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
+
+
+def print_table(results: dict) -> None:
+    ins, sci = results["inspec"], results["scierc"]
+    print(f"{'':22}{'kg':>10}{'yake':>10}{'kg/yake':>10}")
+    for metric in ("p@5", "r@5", "f1@5", "p@10", "r@10", "f1@10", "present_f1@10", "ms_per_doc"):
+        a, b = ins["kg"][metric], ins["yake"][metric]
+        print(f"{'inspec ' + metric:22}{a:>10.4f}{b:>10.4f}{(a / b if b else 0):>10.2f}")
+    for metric in ("p", "r", "f1", "ms_per_doc"):
+        a, b = sci["kg"][metric], sci["yake"][metric]
+        print(f"{'scierc ' + metric:22}{a:>10.4f}{b:>10.4f}{(a / b if b else 0):>10.2f}")
+
+
+if __name__ == "__main__":
+    main()
