@@ -14,6 +14,6 @@ def test_contract_names_are_in_the_schema():
         "stats: Stats!", "paper(id: ID!): Paper", "papers(filter: PaperFilter = null, first: Int = 20, after: String = null): PaperConnection!",
         "author(name: String!): Author", "concept(name: String!): Concept", "researchAreas: [ResearchArea!]!",
         "search(query: String!, first: Int = 10): [SearchHit!]!", "collaborationPath(from: String!, to: String!): [Author!]",
-        "related(first: Int = 10): [RelatedPaper!]!", "network(depth: Int! = 2): CoauthorNetwork!",
+        "related(first: Int = 10): [RelatedPaper!]!", "network(depth: Int = 2): CoauthorNetwork!",
     ):
         assert needle in sdl, needle

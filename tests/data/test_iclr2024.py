@@ -68,6 +68,22 @@ def test_every_keyword_is_a_concept(iclr):
 
 def test_collaboration_paths_match_networkx(iclr):
     rows, svc, _ = iclr
+    check_paths(rows, svc)
+
+
+def test_neo4j_holds_the_same_graph(iclr, neo4j_store, tmp_path, extractor):
+    """ICLR 2024 into Neo4j: the file's counts, the embedded store's edges, the same paths."""
+    from neo4j_support import neo4j_settings
+
+    rows, embedded, _ = iclr
+    svc = KGService(neo4j_store, neo4j_settings(tmp_path), extractor=extractor)
+    svc.ingest([need_shared("papers-iclr2024.jsonl")])
+    assert svc.stats() == embedded.stats()
+    assert neo4j_store.shared_edges() == embedded.store.shared_edges()
+    check_paths(rows, svc, pairs=12)
+
+
+def check_paths(rows, svc, pairs: int = 40):
     g = nx.Graph()
     for r in rows:
         keys = sorted({plain_key(a) for a in r["authors"]})
@@ -76,9 +92,9 @@ def test_collaboration_paths_match_networkx(iclr):
     rng = random.Random(2024)
     nodes = sorted(g.nodes)
     giant = sorted(max(nx.connected_components(g), key=len))
-    pairs = [tuple(rng.sample(giant, 2)) for _ in range(25)] + [tuple(rng.sample(nodes, 2)) for _ in range(15)]
+    sample = [tuple(rng.sample(giant, 2)) for _ in range(pairs * 5 // 8)] + [tuple(rng.sample(nodes, 2)) for _ in range(pairs * 3 // 8)]
     with TestClient(create_app(svc)) as client:
-        for a, b in pairs:
+        for a, b in sample:
             r = client.post("/graphql", json={"query": "query($a: String!, $b: String!) { collaborationPath(from: $a, to: $b) { id } }", "variables": {"a": a, "b": b}})
             path = r.json()["data"]["collaborationPath"]
             if not nx.has_path(g, a, b):
