@@ -50,7 +50,10 @@ GENERIC_MODIFIERS = frozenset(
     theoretical practical real-world challenging crucial critical fundamental typical unified principled
     rigorous efficient lightweight robust scalable first second third initial final overall whole entire
     prevalent widespread emerging modern classical state-of-the-art sota numerous diverse multiple
-    respective corresponding relevant underlying original fixed given arbitrary resulting desired""".split()
+    respective corresponding relevant underlying original fixed given arbitrary resulting desired
+    flexible seamless severe limited realistic extra relative observed rich richer strict tight explicit
+    tractable reliable accurate faithful fast faster slow slower easy hard difficult poor notable considerable
+    appealing attractive desirable favorable consistent systematic careful detailed thorough natural""".split()
 )
 
 

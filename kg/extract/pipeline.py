@@ -39,6 +39,12 @@ class ExtractedConcept:
     broader: tuple[tuple[str, str], ...] = ()  # (key, name) chain, nearest first
 
 
+def _plain_once(s: dict) -> bool:
+    """A plain lower-case word said once ('closeness', 'penalty') is no key concept; names (SVDecode) may be."""
+    word = s["surface"]
+    return s["tf"] == 1 and word[1:].islower() and "-" not in word
+
+
 def load_nlp(name: str | None = None):
     """The trained English pipeline with NER, the parser and the lemmatizer left out (the tagger is enough)."""
     import spacy
@@ -164,7 +170,7 @@ class ConceptExtractor:
         stats: dict[str, dict] = {}
         n = max(cand.n_tokens, 1)
         for o in occurrences:
-            s = stats.setdefault(o.key, {"tf": 0, "first": o.position, "kind": o.kind, "entry": o.entry})
+            s = stats.setdefault(o.key, {"tf": 0, "first": o.position, "kind": o.kind, "entry": o.entry, "surface": o.surface})
             s["tf"] += 1
             s["first"] = min(s["first"], o.position)
             if _KIND_BONUS[o.kind] > _KIND_BONUS[s["kind"]]:
@@ -174,7 +180,7 @@ class ConceptExtractor:
             ratio = self.background.ratio(key)
             if ratio > MAX_DF_RATIO:
                 continue
-            if " " not in key and s["kind"] == "phrase" and ratio > MAX_WORD_DF_RATIO:
+            if " " not in key and s["kind"] == "phrase" and (ratio > MAX_WORD_DF_RATIO or _plain_once(s)):
                 continue
             words = key.count(" ") + 1
             length = 0.75 if words == 1 and s["kind"] == "phrase" else (0.9 if words >= 4 else 1.0)
