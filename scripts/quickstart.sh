@@ -3,5 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
-kg ingest samples
-exec kg serve "$@"
+python3 -m kg.cli ingest samples
+exec python3 -m kg.cli serve "$@"

@@ -6,6 +6,7 @@ file and moved over the old one; only then does the in-memory graph change.
 
 from __future__ import annotations
 
+import fcntl
 import gzip
 import json
 import os
@@ -51,19 +52,32 @@ class EmbeddedStore(Store):
     def __init__(self, data_dir: str | Path) -> None:
         self.data_dir = Path(data_dir)
         self._graph: nx.DiGraph | None = None
-        self._bm25: BM25Index | None = None
-        self._aliases: dict[str, list[str]] | None = None
+        self._version: int | None = None  # mtime_ns of the file the graph was read from
+        self._derived: dict[str, object] = {}  # indexes built from the graph, dropped when it changes
 
     # -- persistence ---------------------------------------------------------------------
     @property
     def path(self) -> Path:
         return self.data_dir / _FILE
 
+    def _file_version(self) -> int | None:
+        try:
+            return self.path.stat().st_mtime_ns
+        except FileNotFoundError:
+            return None
+
     @property
     def graph(self) -> nx.DiGraph:
-        if self._graph is None:
-            self._graph = self._load()
+        """The graph, re-read when another process (e.g. `kg ingest` beside `kg serve`) replaced the file."""
+        version = self._file_version()
+        if self._graph is None or version != self._version:
+            self._graph, self._version, self._derived = self._load(), version, {}
         return self._graph
+
+    def _cached(self, name: str, build):
+        if name not in self._derived:
+            self._derived[name] = build()
+        return self._derived[name]
 
     def _load(self) -> nx.DiGraph:
         if not self.path.exists():
@@ -77,7 +91,8 @@ class EmbeddedStore(Store):
             raise StoreError(f"{self.path}: store format {obj.get('format')!r}, expected {FORMAT_VERSION}")
         return nx.node_link_graph(obj["graph"], directed=True, multigraph=False, edges="edges", name="node")
 
-    def _save(self, graph: nx.DiGraph) -> None:
+    def _save(self, graph: nx.DiGraph, expected_version: int | None = None) -> None:
+        """Write atomically; refuse when the file changed since it was read (another writer)."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
         payload = {"format": FORMAT_VERSION, "graph": nx.node_link_data(graph, edges="edges", name="node")}
         fd, tmp = tempfile.mkstemp(prefix=".graph-", suffix=".tmp", dir=self.data_dir)
@@ -85,7 +100,11 @@ class EmbeddedStore(Store):
             with os.fdopen(fd, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=5) as handle:
                 handle.write(json.dumps(payload, separators=(",", ":")).encode("utf-8"))
             os.chmod(tmp, 0o644)
-            os.replace(tmp, self.path)
+            with (self.data_dir / ".lock").open("w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                if self._file_version() != expected_version:
+                    raise StoreError(f"{self.path} changed while this ingest ran (another ingest?); nothing was written, run it again")
+                os.replace(tmp, self.path)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
@@ -150,7 +169,10 @@ class EmbeddedStore(Store):
         return out
 
     def apply(self, batch: GraphBatch) -> None:
+        base_version = self._version
         g = self.graph.copy()
+        if self._version != base_version:
+            raise StoreError(f"{self.path} changed while this ingest ran (another ingest?); run it again")
         for p in batch.papers:
             g.add_node(_n("paper", p.id), kind="paper", id=p.id, title=p.title, label=p.label, abstract=p.abstract,
                        venue=p.venue, year=p.year, authors_truncated=p.authors_truncated)
@@ -185,8 +207,8 @@ class EmbeddedStore(Store):
             g.add_edge(u, v, type="CO_AUTHORED", papers=old + inc)
         for (p, q), (score, concepts) in batch.shared.items():
             g.add_edge(_n("paper", p), _n("paper", q), type="SHARES_CONCEPT", score=score, concepts=list(concepts))
-        self._save(g)
-        self._graph, self._bm25, self._aliases = g, None, None
+        self._save(g, expected_version=base_version)
+        self._graph, self._version, self._derived = g, self._file_version(), {}
 
     # -- reading ---------------------------------------------------------------------------
     def stats(self) -> Stats:
@@ -195,13 +217,14 @@ class EmbeddedStore(Store):
         return Stats(kinds["paper"], kinds["author"], kinds["concept"], kinds["area"], types["CO_AUTHORED"], types["SHARES_CONCEPT"])
 
     def _alias_index(self) -> dict[str, list[str]]:
-        if self._aliases is None:
+        def build() -> dict[str, list[str]]:
             index: dict[str, list[str]] = defaultdict(list)
             for _, d in self._nodes("concept"):
                 for name in {d["name"].lower(), *(a.lower() for a in d["aliases"])}:
                     index[name].append(d["key"])
-            self._aliases = index
-        return self._aliases
+            return index
+
+        return self._cached("aliases", build)
 
     def resolve_concept(self, name: str) -> str | None:
         exact, names = concept_lookup_terms(name)
@@ -267,9 +290,8 @@ class EmbeddedStore(Store):
         return sorted((self._area(n) for n, d in self._nodes("area") if not d.get("parent")), key=lambda a: a.path)
 
     def search(self, query: str, limit: int) -> list[tuple[str, float]]:
-        if self._bm25 is None:
-            self._bm25 = BM25Index({d["id"]: f"{d.get('title') or ''} {d['abstract']}" for _, d in self._nodes("paper")})
-        return self._bm25.search(query, limit)
+        index = self._cached("bm25", lambda: BM25Index({d["id"]: f"{d.get('title') or ''} {d['abstract']}" for _, d in self._nodes("paper")}))
+        return index.search(query, limit)
 
     def _coauthor_adjacency(self, node: str) -> list[tuple[str, int]]:
         return [(m, d["papers"]) for m, d in self._both(node, "CO_AUTHORED")]
@@ -301,10 +323,11 @@ class EmbeddedStore(Store):
         g = self.graph
         if s not in g or t not in g:
             return None
-        coauthors = nx.Graph()
-        coauthors.add_edges_from((u, v) for u, v, d in g.edges(data=True) if d["type"] == "CO_AUTHORED")
-        coauthors.add_node(s)
-        coauthors.add_node(t)
+        coauthors = self._cached("coauthors", lambda: nx.Graph((u, v) for u, v, d in g.edges(data=True) if d["type"] == "CO_AUTHORED"))
+        if s == t:
+            return [self._author(s)]
+        if s not in coauthors or t not in coauthors:
+            return None
         dist = nx.single_source_shortest_path_length(coauthors, t)
         if s not in dist:
             return None

@@ -81,7 +81,7 @@ def test_failed_write_leaves_the_store_as_it_was(service, monkeypatch):
     before = snapshot(service)
     file_bytes = service.store.path.read_bytes()
 
-    def broken_save(graph):
+    def broken_save(graph, expected_version=None):
         raise StoreError("disk full")
 
     monkeypatch.setattr(service.store, "_save", broken_save)
@@ -106,3 +106,25 @@ def test_folder_with_a_copy_of_the_seeds(service, tmp_path):
     shutil.copy(SEED_A, folder / "b.txt")
     summary = service.ingest([folder])
     assert summary.records == 40 and summary.papers_added == 20 and summary.repeated_listings == 20
+
+
+def test_a_reader_sees_another_process_ingest(service, settings):
+    from kg.store.embedded import EmbeddedStore
+
+    reader = EmbeddedStore(settings.data_dir)
+    assert reader.stats().papers == 0
+    service.ingest([SEED_A])
+    assert reader.stats().papers == 20  # re-read because the file changed
+
+
+def test_a_writer_that_read_an_older_file_is_refused(service, settings, extractor):
+    from kg.service import KGService
+    from kg.store.embedded import EmbeddedStore
+
+    service.ingest([SEED_A])
+    first_version = service.store._version
+    stale = service.store.graph
+    KGService(EmbeddedStore(settings.data_dir), settings, extractor=extractor).ingest([SEED_B])
+    with pytest.raises(StoreError, match="changed while this ingest ran"):
+        service.store._save(stale, expected_version=first_version)
+    assert EmbeddedStore(settings.data_dir).stats().papers == 39
