@@ -17,7 +17,7 @@ _US_SPELLING = {
 }
 _ISE = re.compile(r"(optim|minim|maxim|normal|regular|general|token|random|quant|parameter|summar|special|visual|real|organ|character|categor|stabil|personal|vector|discret|linear|local|serial|synchron|initial|util|prior|factor|central|formal|penal)is(e|es|ed|er|ers|ing|ation|ations)$")
 _NO_SINGULAR = ("ss", "us", "is", "ics", "as", "ous", "ys")
-_INVARIANT = {"series", "species", "data", "physics", "mathematics", "news", "bayes", "lens", "chaos", "gas", "this", "its", "less", "mathematics"}
+_INVARIANT = {"series", "species", "data", "physics", "mathematics", "news", "bayes", "lens", "chaos", "gas", "this", "its", "less"}
 _IRREGULAR = {
     "matrices": "matrix", "vertices": "vertex", "indices": "index", "appendices": "appendix",
     "hypotheses": "hypothesis", "analyses": "analysis", "bases": "basis", "criteria": "criterion",

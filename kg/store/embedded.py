@@ -12,7 +12,7 @@ import json
 import os
 import tempfile
 from collections import Counter, defaultdict, deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import networkx as nx

@@ -6,7 +6,6 @@ from fastapi.testclient import TestClient
 
 from kg.api.app import create_app
 from kg.service import KGService
-from kg.store.neo4j.store import Neo4jStore
 
 from helpers import SAMPLES
 from neo4j_support import neo4j_settings
