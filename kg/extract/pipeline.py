@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
+import multiprocessing
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from kg.extract.background import Background, load_background
-from kg.extract.candidates import DocCandidates, Occurrence, find_candidates
+from kg.extract.candidates import DocCandidates, Occurrence
+from kg.extract.component import COMPONENT, candidates_data, from_plain
 from kg.extract.normalize import display_form, phrase_key
 from kg.extract.text import clean_markup
 from kg.extract.vocabulary import Vocabulary, VocabularyEntry, load_vocabulary
@@ -39,6 +41,14 @@ class ExtractedConcept:
     broader: tuple[tuple[str, str], ...] = ()  # (key, name) chain, nearest first
 
 
+_WORKER: "ConceptExtractor | None" = None  # the extractor a forked worker inherits
+
+
+def _candidates_of_chunk(texts: list[str]) -> list[dict]:
+    assert _WORKER is not None
+    return [candidates_data(doc) for doc in _WORKER.nlp.pipe(texts, batch_size=64)]
+
+
 def _plain_once(s: dict) -> bool:
     """A plain lower-case word said once ('closeness', 'penalty') is no key concept; names (SVDecode) may be."""
     word = s["surface"]
@@ -46,7 +56,7 @@ def _plain_once(s: dict) -> bool:
 
 
 def load_nlp(name: str | None = None):
-    """The trained English pipeline with NER, the parser and the lemmatizer left out (the tagger is enough)."""
+    """The trained English pipeline (tagger only: NER, parser, lemmatizer left out) plus kg's candidate finder."""
     import spacy
 
     from kg.errors import ExtractionError
@@ -54,9 +64,11 @@ def load_nlp(name: str | None = None):
     names = (name,) if name else MODEL_NAMES
     for candidate in names:
         try:
-            return spacy.load(candidate, exclude=["ner", "parser", "senter", "lemmatizer"])
+            nlp = spacy.load(candidate, exclude=["ner", "parser", "senter", "lemmatizer"])
         except OSError:
             continue
+        nlp.add_pipe(COMPONENT, last=True)
+        return nlp
     raise ExtractionError(
         f"no spaCy English pipeline found (tried {', '.join(names)}); "
         "install it with: pip install -r requirements-model.txt"
@@ -98,12 +110,41 @@ class ConceptExtractor:
     # -- stage 1: candidates per document ------------------------------------------------
     def candidates(self, texts: Iterable[str], progress=None) -> list[DocCandidates]:
         cleaned = [clean_markup(t) for t in texts]
-        # Large batches use both cores; small ones are not worth starting a second process.
-        n_process = self.n_process if len(cleaned) >= PARALLEL_FROM else 1
-        docs = self.nlp.pipe(cleaned, batch_size=64, n_process=n_process)
-        if progress is not None:
-            docs = progress(docs, len(cleaned), "extracting concepts")
-        return [find_candidates(doc, self.vocabulary) for doc in docs]
+        # Large batches use every worker; small ones are not worth starting processes for.
+        if self.n_process > 1 and len(cleaned) >= PARALLEL_FROM:
+            plain = self._parallel(cleaned, progress)
+        else:
+            docs = self.nlp.pipe(cleaned, batch_size=64)
+            if progress is not None:
+                docs = progress(docs, len(cleaned), "extracting concepts")
+            plain = (candidates_data(doc) for doc in docs)
+        return [from_plain(p, self.vocabulary) for p in plain]
+
+    def _parallel(self, texts: list[str], progress) -> list[dict]:
+        """Tag and find candidates in forked workers; only the small candidate data comes back.
+
+        (spaCy's own ``n_process`` ships every tagged Doc back to this process, which
+        costs about as much as tagging it.)
+        """
+        global _WORKER
+        size = max(16, len(texts) // (self.n_process * 8))
+        chunks = [texts[i : i + size] for i in range(0, len(texts), size)]
+        _WORKER = self
+        out: list[dict] = []
+        bar = progress(range(len(texts)), len(texts), "extracting concepts") if progress is not None else None
+        counter = iter(bar) if bar is not None else None
+        try:
+            with multiprocessing.get_context("fork").Pool(self.n_process) as pool:
+                for result in pool.imap(_candidates_of_chunk, chunks):
+                    out.extend(result)
+                    if counter is not None:
+                        for _ in result:
+                            next(counter, None)
+        finally:
+            _WORKER = None
+            if bar is not None and hasattr(bar, "close"):
+                bar.close()
+        return out
 
     def candidate_keys(self, texts: Iterable[str]) -> list[set[str]]:
         """The set of keys each document could have as a concept (for background counts)."""

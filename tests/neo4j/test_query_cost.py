@@ -28,5 +28,8 @@ def test_queries_per_request_do_not_grow_with_results(neo4j_store, tmp_path, ext
             body = client.post("/graphql", json={"query": HEAVY, "variables": {"n": n}}).json()
             assert "errors" not in body and len(body["data"]["papers"]["edges"]) == n
             costs[n] = neo4j_store.queries_run - before
-    assert costs[2] == costs[10] == costs[39], costs
-    assert costs[39] <= 20, costs
+    # One statement per relation in the query (fewer when a level has nothing to load), plus
+    # the page and its count: the same bound however many papers come back.
+    relations_in_query = 16
+    assert all(cost <= relations_in_query + 2 for cost in costs.values()), costs
+    assert costs[10] == costs[39], costs

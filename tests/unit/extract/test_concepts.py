@@ -85,3 +85,17 @@ def test_plural_and_hyphen_variants_merge_in_one_document(extractor):
     text = "State-space models (SSMs) are efficient. Unlike other state space models, our SSM is stable."
     found = [c for c in extractor.extract([DocumentInput(text)])[0] if "state space" in c.key]
     assert [c.key for c in found] == ["state space model"]
+
+
+def test_parallel_workers_give_the_same_concepts(extractor, monkeypatch):
+    from kg.extract import pipeline
+    from kg.extract.pipeline import ConceptExtractor
+
+    from helpers import SAMPLES
+    from kg.readers import read_path
+
+    texts = [r.abstract for f in sorted(SAMPLES.glob("*.txt")) for r in read_path(f)]
+    docs = [DocumentInput(t) for t in texts]
+    monkeypatch.setattr(pipeline, "PARALLEL_FROM", 10)
+    parallel = ConceptExtractor(extractor.nlp, vocabulary=extractor.vocabulary, background=extractor.background, n_process=2)
+    assert parallel.extract(docs) == extractor.extract(docs)

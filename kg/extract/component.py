@@ -1,0 +1,71 @@
+"""The candidate finder as a spaCy pipeline component, so it runs wherever the tagger runs.
+
+Registered as ``kg_concept_candidates`` (version 1 of its output, see
+``CANDIDATES_VERSION``). It stores plain, msgpack-friendly data in
+``doc.user_data`` so that documents tagged in worker processes
+(``nlp.pipe(n_process=2)``) carry their candidates back with them.
+"""
+
+from __future__ import annotations
+
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from kg.extract.candidates import DocCandidates, Occurrence, find_candidates
+from kg.extract.vocabulary import Vocabulary, load_vocabulary
+
+__all__ = ["COMPONENT", "CANDIDATES_VERSION", "ConceptCandidates", "to_plain", "from_plain", "candidates_data"]
+
+COMPONENT = "kg_concept_candidates"
+CANDIDATES_VERSION = 1
+_KEY = "kg_candidates"
+
+
+def to_plain(c: DocCandidates) -> dict:
+    def occ(o: Occurrence) -> list:
+        return [o.key, o.surface, o.position, o.kind, o.entry.key if o.entry else None]
+
+    return {
+        "v": CANDIDATES_VERSION,
+        "n": c.n_tokens,
+        "occ": [occ(o) for o in c.occurrences],
+        "short": [occ(o) for o in c.undefined_shorts],
+        "defs": dict(c.definitions),
+        "long": dict(c.long_forms),
+    }
+
+
+def from_plain(data: dict, vocab: Vocabulary) -> DocCandidates:
+    def occ(row: list) -> Occurrence:
+        key, surface, position, kind, entry_key = row
+        return Occurrence(key, surface, position, kind, vocab.entries.get(entry_key) if entry_key else None)
+
+    return DocCandidates(
+        n_tokens=data["n"],
+        occurrences=[occ(r) for r in data["occ"]],
+        definitions=dict(data["defs"]),
+        long_forms=dict(data["long"]),
+        undefined_shorts=[occ(r) for r in data["short"]],
+    )
+
+
+class ConceptCandidates:
+    """Finds concept candidates in a tagged Doc (needs the tagger and attribute ruler before it)."""
+
+    def __init__(self, nlp: Language, name: str, *, vocabulary: str | None) -> None:
+        self.name = name
+        self.vocabulary = load_vocabulary(vocabulary)
+
+    def __call__(self, doc: Doc) -> Doc:
+        doc.user_data[_KEY] = to_plain(find_candidates(doc, self.vocabulary))
+        return doc
+
+
+@Language.factory(COMPONENT, default_config={"vocabulary": None})
+def make_concept_candidates(nlp: Language, name: str, vocabulary: str | None) -> ConceptCandidates:
+    return ConceptCandidates(nlp, name, vocabulary=vocabulary)
+
+
+def candidates_data(doc: Doc) -> dict:
+    """The plain candidate data the component left on a Doc."""
+    return doc.user_data[_KEY]
