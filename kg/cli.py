@@ -83,8 +83,14 @@ def serve(host: str, port: int) -> None:
 
     from kg.api.app import create_app
 
+    from kg.errors import StoreUnavailable
+
     service = _service()
-    service.store.check()
+    try:
+        service.store.check()  # a database behind its migrations stops here
+    except StoreUnavailable as exc:
+        # Serve anyway: /healthz says 503 and queries say why until the store is back.
+        click.echo(f"warning: {exc}; serving anyway, /healthz answers 503 until it is reachable", err=True)
     uvicorn.run(create_app(service), host=host, port=port, log_level="info")
 
 

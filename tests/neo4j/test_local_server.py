@@ -75,3 +75,28 @@ def test_missing_java_is_a_clear_message(tmp_path):
                             capture_output=True, text=True, env=env, timeout=60)
     assert result.returncode == 1
     assert "`mvn` is not installed" in result.stderr or "`java` is not installed" in result.stderr
+
+
+def test_serve_starts_while_neo4j_is_down(tmp_path):
+    import time
+
+    import httpx
+
+    port = free_port()
+    env = dict(os.environ, NEO4J_URI=f"bolt://127.0.0.1:{free_port()}")
+    proc = subprocess.Popen([sys.executable, "-m", "kg.cli", "serve", "--port", str(port)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                response = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=10)
+                break
+            except httpx.TransportError:
+                assert proc.poll() is None, proc.stdout.read().decode()
+                assert time.monotonic() < deadline, "server did not come up"
+                time.sleep(0.3)
+        assert response.status_code == 503 and response.json()["store"] == "neo4j"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
