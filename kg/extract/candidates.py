@@ -15,7 +15,7 @@ from kg.extract.abbreviations import find_abbreviations
 from kg.extract.normalize import display_form, phrase_key, word_norm
 from kg.extract.vocabulary import Vocabulary, VocabularyEntry
 
-__all__ = ["Occurrence", "DocCandidates", "find_candidates", "GENERIC_HEADS", "GENERIC_MODIFIERS"]
+__all__ = ["Occurrence", "DocCandidates", "find_candidates", "choose_short", "GENERIC_HEADS", "GENERIC_MODIFIERS"]
 
 _HYPHENS = {"-", "‐", "‑", "–"}
 _NOUNS = {"NOUN", "PROPN"}
@@ -143,7 +143,7 @@ def _strip(word: str) -> str:
     return word.strip("'’\"“”()[]")
 
 
-def _choose_short(entries: list[VocabularyEntry], text_lower: str) -> VocabularyEntry | None:
+def choose_short(entries: list[VocabularyEntry], text_lower: str) -> VocabularyEntry | None:
     """Pick the vocabulary sense of a short form, by its context words in the document."""
     best, best_hits = None, 0
     for entry in entries:
@@ -234,7 +234,7 @@ def find_candidates(doc: Doc, vocab: Vocabulary) -> DocCandidates:
             continue
         entries = vocab.by_short.get(surface) or (vocab.by_short.get(surface[:-1]) if surface.endswith("s") else None)
         if entries:
-            entry = _choose_short(entries, text_lower)
+            entry = choose_short(entries, text_lower)
             if entry is not None:
                 out.occurrences.append(Occurrence(entry.key, surface, i, "vocabulary", entry))
                 covered[i] = True

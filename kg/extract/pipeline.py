@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from kg.extract.background import Background, load_background
-from kg.extract.candidates import DocCandidates, Occurrence
+from kg.extract.candidates import DocCandidates, Occurrence, choose_short
 from kg.extract.component import COMPONENT, candidates_data, from_plain
 from kg.extract.normalize import display_form, phrase_key
 from kg.extract.text import clean_markup
@@ -234,7 +234,7 @@ class ConceptExtractor:
         result: dict[str, ExtractedConcept] = {}
         top = chosen[0][0] if chosen else 1.0
         for keyword in doc.keywords:
-            key, entry = self._keyword_key(keyword)
+            key, entry = self._keyword_key(keyword, doc.text, cand.definitions)
             if key and key not in result:
                 result[key] = self._concept(key, entry, keyword, top * 2.0, "keyword", short_aliases)
         for score, key, s in chosen:
@@ -242,10 +242,20 @@ class ConceptExtractor:
                 result[key] = self._concept(key, s["entry"], names.get(key, key), score, s["kind"], short_aliases)
         return sorted(result.values(), key=lambda c: (-c.weight, c.key))
 
-    def _keyword_key(self, keyword: str) -> tuple[str, VocabularyEntry | None]:
-        entries = self.vocabulary.by_short.get(keyword.strip())
-        if entries and len(entries) == 1:
-            return entries[0].key, entries[0]
+    def _keyword_key(self, keyword: str, text: str, definitions: dict[str, str]) -> tuple[str, VocabularyEntry | None]:
+        """A keyword's concept; a short form (SAM) is read the way the paper's own text reads it."""
+        short = keyword.strip()
+        if short.isalpha() and short.islower() and len(short) <= 5:
+            short = short.upper()  # author keywords are often lower-cased acronyms: 'sam'
+        core = short[:-1] if short.endswith("s") and short[:-1].isupper() else short
+        if core in definitions:
+            key = definitions[core]
+            return key, self.vocabulary.entries.get(key)
+        entries = self.vocabulary.by_short.get(short) or self.vocabulary.by_short.get(core)
+        if entries:
+            entry = choose_short(entries, text.lower())
+            if entry is not None:
+                return entry.key, entry
         key = phrase_key(keyword)
         entry = self.vocabulary.lookup(key)
         return (entry.key if entry else key), entry

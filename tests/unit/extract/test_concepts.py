@@ -99,3 +99,12 @@ def test_parallel_workers_give_the_same_concepts(extractor, monkeypatch):
     monkeypatch.setattr(pipeline, "PARALLEL_FROM", 10)
     parallel = ConceptExtractor(extractor.nlp, vocabulary=extractor.vocabulary, background=extractor.background, n_process=2)
     assert parallel.extract(docs) == extractor.extract(docs)
+
+
+def test_an_ambiguous_keyword_reads_like_its_paper(extractor):
+    sharp = DocumentInput("We study why flat minima found by minimizing sharpness improve generalization.", ("SAM",))
+    seg = DocumentInput("We use foundation models for instance segmentation with mask prompts.", ("sam",))
+    first, second = extractor.extract([sharp, seg])
+    assert "sharpness aware minimization" in {c.key for c in first}
+    assert "segment anything model" in {c.key for c in second}
+    assert "sam" not in {c.key for c in first + second}
