@@ -36,7 +36,7 @@ def contract_batch() -> GraphBatch:
         areas=areas,
         in_area=[("p1", "Theory · Optimization"), ("p2", "Theory · Game Theory"), ("p1", "Theory · Game Theory"), ("p3", "Applications · Robotics")],
         concepts=concepts,
-        mentions=[("p1", "xray method", 2.0), ("p1", "yak", 0.5), ("p2", "xray method", 1.0), ("p2", "zebra", 1.5), ("p3", "zebra", 1.0), ("p4", "whale song", 1.0)],
+        mentions=[("p1", "xray method", 2.0), ("p1", "yak", 0.5), ("p2", "xray method", 1.0), ("p2", "zebra", 1.2), ("p3", "zebra", 1.5), ("p4", "whale song", 1.0)],
         broader=[("xray method", "method family")],
         coauthor_increments={("ann lee", "bo chen"): 1, ("bo chen", "cy dee"): 1},
         shared={("p1", "p2"): (1.5, ("xray method",)), ("p2", "p3"): (1.2, ("zebra",))},

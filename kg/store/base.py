@@ -97,7 +97,8 @@ class Store(ABC):
         """Concept key for a canonical name or an alias, case-insensitive."""
 
     @abstractmethod
-    def find_papers(self, flt: PaperFilter, offset: int, limit: int) -> Page: ...
+    def find_papers(self, flt: PaperFilter, offset: int, limit: int) -> Page:
+        """Papers by id; with a concept filter, by that mention's weight (heaviest first), then id."""
 
     @abstractmethod
     def find_authors(self, search: str | None, offset: int, limit: int) -> Page: ...

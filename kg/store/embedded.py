@@ -265,7 +265,12 @@ class EmbeddedStore(Store):
             pool = [p for p, _ in self._in(node, "MENTIONS")] if node in g else []
         else:
             pool = [n for n, _ in self._nodes("paper")]
-        hits = sorted((n for n in pool if self._paper_matches(n, flt)), key=lambda n: g.nodes[n]["id"])
+        hits = [n for n in pool if self._paper_matches(n, flt)]
+        if flt.concept is not None:  # the papers most about the concept first
+            concept = _n("concept", flt.concept)
+            hits.sort(key=lambda n: (-g.edges[n, concept]["weight"], g.nodes[n]["id"]))
+        else:
+            hits.sort(key=lambda n: g.nodes[n]["id"])
         return Page([self._paper(n) for n in hits[offset : offset + limit]], len(hits))
 
     def find_authors(self, search: str | None, offset: int, limit: int) -> Page:

@@ -56,7 +56,8 @@ def test_papers_by_ids_in_order(store):
         (PaperFilter(area="theory · game theory"), ["p1", "p2"]),
         (PaperFilter(area="Theory · Optimization"), ["p1"]),
         (PaperFilter(area="Optimization"), []),
-        (PaperFilter(concept="zebra"), ["p2", "p3"]),
+        (PaperFilter(concept="zebra"), ["p3", "p2"]),  # heaviest mention first
+        (PaperFilter(concept="xray method"), ["p1", "p2"]),
         (PaperFilter(author="bo chen"), ["p1", "p2"]),
         (PaperFilter(author="bo chen", concept="zebra"), ["p2"]),
         (PaperFilter(text="XRAY methods"), ["p1", "p2"]),

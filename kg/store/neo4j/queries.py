@@ -243,9 +243,17 @@ _FILTERS: dict[str, LiteralString] = {
 
 
 def paper_filter_query(active: list[str], *, count: bool) -> LiteralString:
-    """The paper-listing query for the filters that are set (names from a fixed set)."""
-    clauses = [_FILTERS[name] for name in active]  # KeyError for anything outside the allow-list
+    """The paper-listing query for the filters that are set (names from a fixed set).
+
+    Papers come by id; with a concept filter, the papers most about it come first.
+    """
+    clauses = [_FILTERS[name] for name in active if name != "concept"]  # KeyError outside the allow-list
     where: LiteralString = (" WHERE " + " AND ".join(clauses)) if clauses else ""  # type: ignore[assignment]
+    if "concept" in active:
+        match: LiteralString = "MATCH (p:Paper)-[m:MENTIONS]->(:Concept {key: $concept})"
+        order: LiteralString = " ORDER BY m.weight DESC, p.id"
+    else:
+        match, order = "MATCH (p:Paper)", " ORDER BY p.id"
     if count:
-        return "MATCH (p:Paper)" + where + " RETURN count(p) AS n"
-    return "MATCH (p:Paper)" + where + " RETURN p {.*} AS p ORDER BY p.id SKIP $offset LIMIT $limit"
+        return match + where + " RETURN count(p) AS n"
+    return match + where + " RETURN p {.*} AS p" + order + " SKIP $offset LIMIT $limit"
