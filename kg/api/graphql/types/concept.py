@@ -40,7 +40,7 @@ class ConceptType:
     async def paper_count(self, info: Info) -> int:
         return await info.context.loaders.concept_paper_count.load(self.model.key)
 
-    @strawberry.field
+    @strawberry.field(description="Papers that mention it, the ones most about it first.")
     async def papers(self, info: Info, first: int | None = 20, after: str | None = None) -> Connection[PaperType]:
         offset, limit = page_window(first, after, default=DEFAULT_FIRST)
         page = await run_in_threadpool(info.context.service.papers_with_concept_key, self.model.key, offset, limit)
