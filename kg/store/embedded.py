@@ -276,7 +276,7 @@ class EmbeddedStore(Store):
     def find_authors(self, search: str | None, offset: int, limit: int) -> Page:
         needle = " ".join(search.lower().split()) if search else None
         found = [(n, d) for n, d in self._nodes("author") if needle is None or needle in d["key"]]
-        counts = {n: sum(1 for _ in self._out(n, "AUTHORED")) for n, _ in found}
+        counts = self._paper_counts("author", "AUTHORED")
         found.sort(key=lambda nd: (-counts[nd[0]], nd[1]["key"]))
         return Page([self._author(n) for n, _ in found[offset : offset + limit]], len(found))
 
@@ -287,9 +287,21 @@ class EmbeddedStore(Store):
             return needle is None or needle in d["name"].lower() or needle in d["key"] or any(needle in a.lower() for a in d["aliases"])
 
         found = [(n, d) for n, d in self._nodes("concept") if hit(d)]
-        counts = {n: sum(1 for _ in self._in(n, "MENTIONS")) for n, _ in found}
+        counts = self._paper_counts("concept", "MENTIONS")
         found.sort(key=lambda nd: (-counts[nd[0]], nd[1]["key"]))
         return Page([self._concept(n) for n, _ in found[offset : offset + limit]], len(found))
+
+    def _paper_counts(self, kind: str, etype: str) -> dict[str, int]:
+        """Papers per author or concept node, counted once per version of the graph."""
+
+        def build() -> dict[str, int]:
+            counts: Counter[str] = Counter()
+            for u, v, d in self.graph.edges(data=True):
+                if d["type"] == etype:
+                    counts[u if kind == "author" else v] += 1
+            return counts
+
+        return self._cached(f"counts:{kind}", build)
 
     def top_areas(self) -> list[ResearchArea]:
         return sorted((self._area(n) for n, d in self._nodes("area") if not d.get("parent")), key=lambda a: a.path)
