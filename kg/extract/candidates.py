@@ -307,6 +307,8 @@ def _emit_phrase(
     entry = vocab.lookup(key)  # 'ZO methods' expands to a vocabulary term
     if entry is not None:
         out.occurrences.append(Occurrence(entry.key, surface, first, "vocabulary", entry))
+        if first in modifiers:  # ...and then 'ZO' is a name for that term too
+            out.definitions.setdefault(t.text[first], entry.key)
         return
     out.occurrences.append(Occurrence(key, display_form(surface) if first not in expand else surface, first, "phrase"))
 

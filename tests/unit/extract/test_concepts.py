@@ -108,3 +108,11 @@ def test_an_ambiguous_keyword_reads_like_its_paper(extractor):
     assert "sharpness aware minimization" in {c.key for c in first}
     assert "segment anything model" in {c.key for c in second}
     assert "sam" not in {c.key for c in first + second}
+
+
+def test_a_modifier_short_form_names_the_term_it_builds(extractor):
+    text = "Zeroth-order (ZO) methods avoid gradients. We analyse ZO methods for fine-tuning."
+    [found] = extractor.extract([DocumentInput(text)])
+    zo = next(c for c in found if c.key == "zeroth order optimization")
+    assert "ZO" in zo.aliases
+    assert not any(c.key == "zeroth order" for c in found)
