@@ -24,11 +24,7 @@ from kg.config import Settings
 from kg.service import KGService
 from kg.store.embedded import EmbeddedStore
 
-HEAVY = """query($n: Int) { papers(first: $n) { totalCount edges { node { id label
-  authors { name paperCount papers { id } coauthors { jointPapers author { name } } }
-  areas { path paperCount parent { name } }
-  concepts { name paperCount broader { name } related(first: 3) { sharedPapers concept { name } } }
-  related(first: 5) { score paper { label } sharedConcepts { name } } } } } }"""
+HEAVY = (Path(__file__).resolve().parent.parent / "graphql" / "operations" / "heavy_paper_page.graphql").read_text(encoding="utf-8")
 
 
 def run(svc: KGService, path: Path) -> dict:

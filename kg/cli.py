@@ -134,19 +134,18 @@ def schema(output: str | None) -> None:
 @main.command()
 def migrate() -> None:
     """Apply pending Neo4j migrations (migrations/V*.cypher) in order; a no-op when current."""
-    from kg.errors import KGError as _KGError
     from kg.store.neo4j.migrate import apply_migrations
     from kg.store.neo4j.store import Neo4jStore
 
     settings = get_settings()
     if not settings.neo4j_uri:
-        raise _KGError("kg migrate works on Neo4j: set NEO4J_URI (e.g. the URI `kg neo4j start` prints)")
+        raise KGError("kg migrate works on Neo4j: set NEO4J_URI (e.g. the URI `kg neo4j start` prints)")
     store = Neo4jStore.from_settings(settings)
     try:
         try:
             store.driver.verify_connectivity()
         except Exception as exc:  # the driver raises several kinds; all mean the same here
-            raise _KGError(f"cannot reach Neo4j at {settings.neo4j_uri}: {exc}") from exc
+            raise KGError(f"cannot reach Neo4j at {settings.neo4j_uri}: {exc}") from exc
         applied = apply_migrations(store.driver, settings.neo4j_database)
     finally:
         store.close()

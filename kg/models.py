@@ -11,7 +11,6 @@ __all__ = [
     "Author",
     "ResearchArea",
     "Concept",
-    "Mention",
     "RelatedPaper",
     "RelatedConcept",
     "Coauthor",
@@ -69,15 +68,6 @@ class Concept:
     name: str
     aliases: tuple[str, ...] = ()
     broader: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Mention:
-    """A paper's link to one of its key concepts."""
-
-    concept: Concept
-    weight: float
-    source: str = "text"  # text | vocabulary | abbreviation | keyword
 
 
 @dataclass(frozen=True, slots=True)

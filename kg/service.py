@@ -125,18 +125,12 @@ class KGService:
     def stats(self) -> Stats:
         return self.store.stats()
 
-    def paper(self, paper_id: str) -> Paper | None:
-        return self.store.papers_by_ids([paper_id])[0]
-
     def author(self, name: str) -> Author | None:
         return self.store.authors_by_keys([author_key(name)])[0]
 
     def concept(self, name: str) -> Concept | None:
         key = self.store.resolve_concept(name)
         return None if key is None else self.store.concepts_by_keys([key])[0]
-
-    def area(self, path: str) -> ResearchArea | None:
-        return self.store.areas_by_paths([path])[0]
 
     def research_areas(self) -> list[ResearchArea]:
         return self.store.top_areas()

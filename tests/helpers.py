@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 from pathlib import Path
 
 import pytest
@@ -21,3 +22,10 @@ def need_shared(name: str) -> Path:
             pytest.fail(f"{path} is missing under CI")
         pytest.skip(f"{path} is not here (a clone without ../shared)")
     return path
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]

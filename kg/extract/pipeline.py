@@ -131,21 +131,14 @@ class ConceptExtractor:
         size = max(16, len(texts) // (self.n_process * 8))
         chunks = [texts[i : i + size] for i in range(0, len(texts), size)]
         _WORKER = self
-        out: list[dict] = []
-        bar = progress(range(len(texts)), len(texts), "extracting concepts") if progress is not None else None
-        counter = iter(bar) if bar is not None else None
         try:
             with multiprocessing.get_context("fork").Pool(self.n_process) as pool:
-                for result in pool.imap(_candidates_of_chunk, chunks):
-                    out.extend(result)
-                    if counter is not None:
-                        for _ in result:
-                            next(counter, None)
+                found = (data for chunk in pool.imap(_candidates_of_chunk, chunks) for data in chunk)
+                if progress is not None:
+                    found = progress(found, len(texts), "extracting concepts")
+                return list(found)
         finally:
             _WORKER = None
-            if bar is not None and hasattr(bar, "close"):
-                bar.close()
-        return out
 
     def candidate_keys(self, texts: Iterable[str]) -> list[set[str]]:
         """The set of keys each document could have as a concept (for background counts)."""

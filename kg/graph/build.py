@@ -10,11 +10,14 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import TYPE_CHECKING
 
-from kg.extract.pipeline import ExtractedConcept
 from kg.extract.text import first_sentence_label
 from kg.graph.identity import area_chain, make_author, paper_id
 from kg.models import Author, Concept, Paper, ResearchArea, SourceRecord
+
+if TYPE_CHECKING:  # the graph stage reads extraction output; it never loads spaCy
+    from kg.extract.pipeline import ExtractedConcept
 
 __all__ = ["GraphBatch", "MergedRecord", "merge_records", "build_batch", "shared_concept_edges", "invert", "SharedEdge"]
 
@@ -72,7 +75,7 @@ def merge_records(records: Iterable[SourceRecord]) -> list[MergedRecord]:
 
 def build_batch(
     items: Sequence[MergedRecord],
-    concepts: Mapping[str, Sequence[ExtractedConcept]],
+    concepts: Mapping[str, Sequence["ExtractedConcept"]],
     *,
     new_ids: set[str],
 ) -> GraphBatch:

@@ -11,7 +11,7 @@ import gzip
 import json
 import os
 import tempfile
-from collections import Counter, defaultdict, deque
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -75,6 +75,7 @@ class EmbeddedStore(Store):
         return self._graph
 
     def _cached(self, name: str, build):
+        _ = self.graph  # re-reads (and drops every cached index) when the file changed
         if name not in self._derived:
             self._derived[name] = build()
         return self._derived[name]
@@ -212,9 +213,12 @@ class EmbeddedStore(Store):
 
     # -- reading ---------------------------------------------------------------------------
     def stats(self) -> Stats:
-        kinds = Counter(d["kind"] for _, d in self.graph.nodes(data=True))
-        types = Counter(d["type"] for _, _, d in self.graph.edges(data=True))
-        return Stats(kinds["paper"], kinds["author"], kinds["concept"], kinds["area"], types["CO_AUTHORED"], types["SHARES_CONCEPT"])
+        def count() -> Stats:
+            kinds = Counter(d["kind"] for _, d in self.graph.nodes(data=True))
+            types = Counter(d["type"] for _, _, d in self.graph.edges(data=True))
+            return Stats(kinds["paper"], kinds["author"], kinds["concept"], kinds["area"], types["CO_AUTHORED"], types["SHARES_CONCEPT"])
+
+        return self._cached("stats", count)
 
     def _alias_index(self) -> dict[str, list[str]]:
         def build() -> dict[str, list[str]]:
@@ -313,26 +317,26 @@ class EmbeddedStore(Store):
     def _coauthor_adjacency(self, node: str) -> list[tuple[str, int]]:
         return [(m, d["papers"]) for m, d in self._both(node, "CO_AUTHORED")]
 
+    def _coauthor_graph(self) -> nx.Graph:
+        """The co-author edges alone, undirected, built once per version of the graph."""
+
+        def build() -> nx.Graph:
+            co = nx.Graph()
+            co.add_edges_from((u, v, {"papers": d["papers"]}) for u, v, d in self.graph.edges(data=True) if d["type"] == "CO_AUTHORED")
+            return co
+
+        return self._cached("coauthors", build)
+
     def coauthor_network(self, key: str, depth: int) -> Network:
         start = _n("author", key)
         if start not in self.graph:
             return Network([], [])
-        seen = {start: 0}
-        queue = deque([start])
-        while queue:
-            node = queue.popleft()
-            if seen[node] == depth:
-                continue
-            for other, _ in self._coauthor_adjacency(node):
-                if other not in seen:
-                    seen[other] = seen[node] + 1
-                    queue.append(other)
-        nodes = sorted(seen, key=lambda n: self.graph.nodes[n]["key"])
-        edges = []
-        for u, v, d in self.graph.subgraph(nodes).edges(data=True):
-            if d["type"] == "CO_AUTHORED":
-                edges.append((self.graph.nodes[u]["key"], self.graph.nodes[v]["key"], d["papers"]))
-        return Network([self._author(n) for n in nodes], sorted(edges))
+        co = self._coauthor_graph()
+        within = nx.single_source_shortest_path_length(co, start, cutoff=depth) if start in co else {start: 0}
+        nodes = sorted(within, key=lambda n: self.graph.nodes[n]["key"])
+        keys = {n: self.graph.nodes[n]["key"] for n in nodes}
+        edges = sorted((*sorted((keys[u], keys[v])), d["papers"]) for u, v, d in co.subgraph(nodes).edges(data=True))
+        return Network([self._author(n) for n in nodes], edges)
 
     def collaboration_path(self, source: str, target: str) -> list[Author] | None:
         """The shortest co-author path; among equals, the one whose keys sort first."""
@@ -340,18 +344,18 @@ class EmbeddedStore(Store):
         g = self.graph
         if s not in g or t not in g:
             return None
-        coauthors = self._cached("coauthors", lambda: nx.Graph((u, v) for u, v, d in g.edges(data=True) if d["type"] == "CO_AUTHORED"))
         if s == t:
             return [self._author(s)]
-        if s not in coauthors or t not in coauthors:
+        co = self._coauthor_graph()
+        if s not in co or t not in co:
             return None
-        dist = nx.single_source_shortest_path_length(coauthors, t)
+        dist = nx.single_source_shortest_path_length(co, t)
         if s not in dist:
             return None
         path = [s]
         while path[-1] != t:
             here = path[-1]
-            step = min((m for m in coauthors.adj[here] if dist.get(m) == dist[here] - 1), key=lambda m: g.nodes[m]["key"])
+            step = min((m for m in co.adj[here] if dist.get(m) == dist[here] - 1), key=lambda m: g.nodes[m]["key"])
             path.append(step)
         return [self._author(n) for n in path]
 

@@ -3,20 +3,14 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 
 import pytest
 from fastapi.testclient import TestClient
 
-from helpers import IN_CI
+from helpers import IN_CI, free_port
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def kg(*args: str, env=None) -> subprocess.CompletedProcess:

@@ -7,14 +7,10 @@ from fastapi.testclient import TestClient
 from kg.api.app import create_app
 from kg.service import KGService
 
-from helpers import SAMPLES
+from helpers import ROOT, SAMPLES
 from neo4j_support import neo4j_settings
 
-HEAVY = """query($n: Int) { papers(first: $n) { totalCount edges { node { id label
-  authors { name paperCount papers { id } coauthors { jointPapers author { name } } }
-  areas { path paperCount parent { name } }
-  concepts { name paperCount broader { name } related(first: 3) { sharedPapers concept { name } } }
-  related(first: 5) { score paper { label } sharedConcepts { name } } } } } }"""
+HEAVY = (ROOT / "graphql" / "operations" / "heavy_paper_page.graphql").read_text(encoding="utf-8")
 
 
 def test_queries_per_request_do_not_grow_with_results(neo4j_store, tmp_path, extractor):
