@@ -96,7 +96,7 @@ def serve(host: str, port: int) -> None:
 
 @main.command()
 def extract() -> None:
-    """Read JSON lines {"id", "text"} on stdin; write {"id", "concepts"} per line, in order."""
+    """Read JSON lines {"id", "text"} (optional "title", "keywords") on stdin; write {"id", "concepts"} per line, in order."""
     from kg.extract.pipeline import DocumentInput
 
     rows = []
@@ -105,15 +105,15 @@ def extract() -> None:
             continue
         try:
             obj = json.loads(line)
-            text = obj["text"]
-            if not isinstance(text, str):
-                raise TypeError("text must be a string")
+            text, title = obj["text"], obj.get("title") or ""
+            if not isinstance(text, str) or not isinstance(title, str):
+                raise TypeError("text and title must be strings")
         except (ValueError, KeyError, TypeError) as exc:
             raise click.ClickException(f"<stdin>:{number}: expected {{\"id\", \"text\"}} ({exc})") from exc
-        rows.append((obj.get("id"), text, tuple(obj.get("keywords") or ())))
+        rows.append((obj.get("id"), text, tuple(obj.get("keywords") or ()), title))
     service = _service()
-    found = service.extract([DocumentInput(text, kws) for _, text, kws in rows], _progress)
-    for (doc_id, _, _), concepts in zip(rows, found, strict=True):
+    found = service.extract([DocumentInput(text, kws, title) for _, text, kws, title in rows], _progress)
+    for (doc_id, *_), concepts in zip(rows, found, strict=True):
         sys.stdout.write(json.dumps({"id": doc_id, "concepts": [c.name for c in concepts]}, ensure_ascii=False) + "\n")
 
 

@@ -28,6 +28,7 @@ class Settings(BaseSettings):
     neo4j_cache_dir: Path = Field(default=Path.home() / ".cache" / "kg", alias="KG_CACHE_DIR")
 
     spacy_model: str | None = Field(default=None, alias="KG_SPACY_MODEL")
+    concept_model: str | None = Field(default=None, alias="KG_CONCEPT_MODEL", description="a ranker file instead of the shipped one")
     concepts_per_paper: int = Field(default=10, alias="KG_CONCEPTS_PER_PAPER", ge=1)
     workers: int = Field(default=2, alias="KG_WORKERS", ge=1, description="processes for tagging large batches")
     related_per_paper: int = Field(default=15, alias="KG_RELATED_PER_PAPER", ge=1)

@@ -47,6 +47,7 @@ class Paper:
     venue: str | None = None
     year: int | None = None
     authors_truncated: bool = False
+    concept_norm: float = 0.0  # length of its concept vector when it was linked (shares-concept scoring)
 
 
 @dataclass(frozen=True, slots=True)

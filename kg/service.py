@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kg.config import Settings
@@ -72,7 +72,10 @@ class KGService:
     def extractor(self) -> ConceptExtractor:
         if self._extractor is None:
             self._extractor = ConceptExtractor.load(
-                model=self.settings.spacy_model, top_n=self.settings.concepts_per_paper, n_process=self.settings.workers
+                model=self.settings.spacy_model,
+                ranker=self.settings.concept_model,
+                top_n=self.settings.concepts_per_paper,
+                n_process=self.settings.workers,
             )
         return self._extractor
 
@@ -94,9 +97,9 @@ class KGService:
         before = self.store.stats()
         existing = self.store.existing_papers([m.id for m in merged])
         new = [m for m in merged if m.id not in existing]
-        found = self.extract([DocumentInput(m.record.abstract, tuple(m.keywords)) for m in new], progress)
+        found = self.extract([DocumentInput(m.record.abstract, tuple(m.keywords), m.record.title or "") for m in new], progress)
         batch = build_batch(merged, {m.id: c for m, c in zip(new, found, strict=True)}, new_ids={m.id for m in new})
-        batch.shared = self._link_new_papers(batch, before.papers + len(new))
+        self._link_new_papers(batch, before.papers + len(new))
         self.store.apply(batch)
         return IngestSummary(
             files=n_files,
@@ -109,17 +112,15 @@ class KGService:
             seconds=time.perf_counter() - started,
         )
 
-    def _link_new_papers(self, batch, n_papers: int):
-        """Shares-concept edges chosen by the new papers; stored edges stay as they are."""
-        touched: dict[str, list[str]] = {}
-        for pid, key, _ in batch.mentions:
-            touched.setdefault(pid, []).append(key)
+    def _link_new_papers(self, batch, n_papers: int) -> None:
+        """Shares-concept edges chosen by the new papers, and their concept norms; stored edges stay as they are."""
+        touched: dict[str, dict[str, float]] = {}
+        for pid, key, weight in batch.mentions:
+            touched.setdefault(pid, {})[key] = weight
         keys = sorted({k for ks in touched.values() for k in ks})
         index = self.store.papers_with_concepts(keys)
-        for pid, ks in touched.items():
-            for key in ks:
-                index.setdefault(key, []).append(pid)
-        return shared_concept_edges(touched, index, n_papers, per_paper=self.settings.related_per_paper)
+        batch.shared, norms = shared_concept_edges(touched, index, n_papers, per_paper=self.settings.related_per_paper)
+        batch.papers = [replace(p, concept_norm=round(norms.get(p.id, 0.0), 6)) for p in batch.papers]
 
     # -- reads -----------------------------------------------------------------------------
     def stats(self) -> Stats:

@@ -11,7 +11,7 @@ def contract_batch() -> GraphBatch:
     papers = [
         Paper("p1", "Fast Xray Methods", "Fast Xray Methods", "We study xray methods for games.", "V", 2024),
         Paper("p2", None, "Games with zebras.", "Games with zebras. Xray methods help.", None, None),
-        Paper("p3", "Robots", "Robots", "Zebra robots walk.", "V", 2023),
+        Paper("p3", "Robots", "Robots", "Zebra robots walk.", "V", 2023, concept_norm=0.5),
         Paper("p4", None, "Whales sing.", "Whales sing.", None, None, True),
     ]
     authors = [Author("ann lee", "Ann Lee"), Author("bo chen", "Bo Chen"), Author("cy dee", "Cy Dee"), Author("di eve", "Di Eve")]

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -29,3 +34,32 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@contextmanager
+def kg_serving(env_overrides: dict[str, str], *, timeout: float = 60) -> Iterator[str]:
+    """`kg serve` as a user runs it, in its own process on a free loopback port; yields the base URL."""
+    import httpx
+
+    port = free_port()
+    env = dict(os.environ, **env_overrides)
+    if "NEO4J_URI" not in env_overrides:
+        env.pop("NEO4J_URI", None)
+    proc = subprocess.Popen([sys.executable, "-m", "kg.cli", "serve", "--port", str(port)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert proc.poll() is None, proc.stdout.read().decode()
+            assert time.monotonic() < deadline, "server did not come up"
+            time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

@@ -7,9 +7,9 @@ import logging
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
-from strawberry.fastapi import GraphQLRouter
 
 from kg.api.graphql.context import Context
+from kg.api.graphql.http import KGGraphQLRouter
 from kg.api.graphql.schema import build_schema
 from kg.errors import KGError
 from kg.service import KGService
@@ -26,7 +26,8 @@ def create_app(service: KGService) -> FastAPI:
     async def get_context() -> Context:
         return Context(service)
 
-    app.include_router(GraphQLRouter(build_schema(), context_getter=get_context, graphql_ide="graphiql"), prefix="/graphql")
+    router = KGGraphQLRouter(build_schema(), context_getter=get_context, graphql_ide="graphiql")
+    app.include_router(router, prefix="/graphql")
 
     @app.get("/healthz")
     async def healthz() -> JSONResponse:

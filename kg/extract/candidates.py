@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from spacy.attrs import IS_PUNCT, IS_SPACE, IS_STOP, LIKE_NUM, LOWER, ORTH, POS, SPACY, TAG
+from spacy.parts_of_speech import IDS as _POS_IDS
 from spacy.tokens import Doc
 
 from kg.extract.abbreviations import find_abbreviations
@@ -18,6 +20,7 @@ from kg.extract.vocabulary import Vocabulary, VocabularyEntry
 __all__ = ["Occurrence", "DocCandidates", "find_candidates", "choose_short", "GENERIC_HEADS", "GENERIC_MODIFIERS"]
 
 _HYPHENS = {"-", "‐", "‑", "–"}
+_POS_NAMES = {v: k for k, v in _POS_IDS.items()}
 _NOUNS = {"NOUN", "PROPN"}
 _MODIFIER_POS = {"NOUN", "PROPN", "ADJ"}
 _MAX_WORDS = 4
@@ -41,6 +44,16 @@ GENERIC_HEADS = frozenset(
     variant variants design designs tool tools module modules pipeline pipelines scheme schemes
     practice practices practitioner researcher researchers community state-of-the-art""".split()
 )
+# Generic heads that still end a named concept when modified: 'world model', 'recommender system',
+# 'bilevel optimization problem', 'attention mechanism' (but never 'an important role').
+NAMING_HEADS = frozenset(
+    """model models method methods algorithm algorithms framework frameworks system systems task tasks
+    problem problems process mechanism mechanisms analysis estimation learning""".split()
+)
+# Last parts of hyphenated compounds whose stem is itself a concept: 'diffusion-based', 'LLM-driven'.
+COMPOUND_SUFFIXES = frozenset(
+    "based driven guided aware free conditioned informed augmented enhanced inspired powered specific centric oriented".split()
+)
 GENERIC_MODIFIERS = frozenset(
     """novel new existing various different proposed recent several many such previous prior current
     standard traditional conventional popular common significant important key main effective simple
@@ -62,7 +75,7 @@ class Occurrence:
     key: str
     surface: str
     position: int  # token index in the doc
-    kind: str  # vocabulary | abbreviation | phrase | short
+    kind: str  # vocabulary | abbreviation | phrase | sub (nested in a longer phrase) | short
     entry: VocabularyEntry | None = None
 
 
@@ -89,14 +102,17 @@ class _Toks:
     __slots__ = ("text", "lower", "pos", "tag", "stop", "num", "punct", "ws", "infix", "norm", "last")
 
     def __init__(self, doc: Doc) -> None:
-        self.text = [t.text for t in doc]
-        self.lower = [t.lower_ for t in doc]
-        self.pos = [t.pos_ for t in doc]
-        self.tag = [t.tag_ for t in doc]
-        self.stop = [t.is_stop for t in doc]
-        self.num = [t.like_num for t in doc]
-        self.punct = [t.is_punct or t.is_space for t in doc]
-        self.ws = [t.whitespace_ for t in doc]
+        # One array read instead of a Token object per token and attribute.
+        strings = doc.vocab.strings
+        rows = doc.to_array([ORTH, LOWER, TAG, POS, IS_STOP, LIKE_NUM, IS_PUNCT, IS_SPACE, SPACY]).tolist()
+        self.text = [strings[r[0]] for r in rows]
+        self.lower = [strings[r[1]] for r in rows]
+        self.tag = [strings[r[2]] for r in rows]
+        self.pos = [_POS_NAMES.get(r[3], "") for r in rows]
+        self.stop = [bool(r[4]) for r in rows]
+        self.num = [bool(r[5]) for r in rows]
+        self.punct = [bool(r[6] or r[7]) for r in rows]
+        self.ws = [" " if r[8] else "" for r in rows]
         n = len(self.text)
         self.infix = [
             self.text[i] in _HYPHENS and 0 < i < n - 1 and self.ws[i - 1] == "" and self.ws[i] == "" and not self.punct[i + 1]
@@ -159,9 +175,9 @@ def choose_short(entries: list[VocabularyEntry], text_lower: str) -> VocabularyE
 
 def find_candidates(doc: Doc, vocab: Vocabulary) -> DocCandidates:
     """Every concept occurrence in a tagged abstract."""
-    text = doc.text
-    text_lower = text.lower()
     t = _Toks(doc)
+    text = t.span_text(0, len(t.text) - 1) + (t.ws[-1] if t.ws else "") if t.text else ""
+    text_lower = text.lower()
     out = DocCandidates(n_tokens=len(doc))
     covered = [False] * len(doc)
 
@@ -205,16 +221,18 @@ def find_candidates(doc: Doc, vocab: Vocabulary) -> DocCandidates:
     # 2. Vocabulary terms, longest match first, within punctuation-free segments.
     for start, end in segments:
         words = t.words(start, end)
-        nonfinal = [t.key_parts(w, final=False) for w in words]
-        final = [t.key_parts(w, final=True) for w in words]
         i = 0
         while i < len(words):
             matched = 0
+            if t.norm[words[i][0]] not in vocab.first_words and t.last[words[i][0]] not in vocab.first_words:
+                i += 1  # no vocabulary term starts with this word
+                continue
             for n in range(min(vocab.max_words, len(words) - i), 0, -1):
                 first, last = words[i][0], words[i + n - 1][1]
                 if any(covered[first : last + 1]):
                     continue
-                parts = [p for w in range(i, i + n - 1) for p in nonfinal[w]] + final[i + n - 1]
+                parts = [p for w in words[i : i + n - 1] for p in t.key_parts(w, final=False)]
+                parts += t.key_parts(words[i + n - 1], final=True)
                 entry = vocab.lookup(" ".join(p for p in parts if p))
                 if entry is not None:
                     out.occurrences.append(Occurrence(entry.key, t.span_text(first, last), first, "vocabulary", entry))
@@ -256,9 +274,10 @@ def _can_continue(t: _Toks, w: tuple[int, int]) -> bool:
     head = w[1]
     if w[0] == head and t.stop[head]:
         return False
-    if t.pos[head] in _MODIFIER_POS:
+    if t.pos[head] in _MODIFIER_POS or (w[0] != head and t.lower[head] in COMPOUND_SUFFIXES):
         return True
-    return t.tag[head] == "VBN" and w[0] == head  # 'constrained optimization'; trimmed if it ends the run
+    # 'constrained optimization'; 'time series forecasting', 'catastrophic forgetting' (trimmed unless it ends a phrase)
+    return t.tag[head] in ("VBN", "VBG") and w[0] == head
 
 
 def _emit_phrase(
@@ -270,28 +289,80 @@ def _emit_phrase(
     vocab: Vocabulary,
     modifiers: set[int],
 ) -> None:
-    # Trim: leading generic, participle, numeric or one-letter modifiers; trailing non-nouns.
-    def weak_start(w: tuple[int, int]) -> bool:
-        single = w[0] == w[1]
-        return (
-            t.span_text(*w).lower() in GENERIC_MODIFIERS
-            or (single and t.tag[w[0]] in {"VBN", "VBG"})
-            or t.num[w[0]]
-            or (single and len(t.text[w[0]]) == 1)
-        )
+    """A noun-phrase run: the whole phrase, then the shorter phrases nested in it (kind ``sub``).
 
-    while len(run) > 1 and weak_start(run[0]) or (run and t.num[run[0][0]]):
-        run = run[1:]
-    while run and t.pos[run[-1][1]] not in _NOUNS:
-        run = run[:-1]
+    The learned ranker decides which of them authors would name: 'dataset distillation'
+    inside 'dataset distillation methods', 'world model', 'diffusion' in 'diffusion models'.
+    """
+    run = _trim(t, run)
     if not run:
         return
-    run = run[-_MAX_WORDS:]
     first, last = run[0][0], run[-1][1]
-    if any(covered[first : last + 1]):
+    if all(covered[first : last + 1]) or last in modifiers:
         return
-    if t.lower[last] in GENERIC_HEADS or t.last[last] in GENERIC_HEADS or last in modifiers:
+    if _generic_head(t, run):
         return
+    if not _emit_span(t, run, expand, out, vocab, modifiers, kind="phrase"):
+        return
+    _emit_compound_stems(t, run, expand, out, vocab, modifiers)
+    n = len(run)
+    for size in range(n - 1, 0, -1):
+        for start in range(0, n - size + 1):
+            sub = run[start : start + size]
+            if not _is_head(t, sub) or (start > 0 and _weak_start(t, sub[0])) or _generic_head(t, sub):
+                continue
+            if not all(covered[sub[0][0] : sub[-1][1] + 1]):
+                _emit_span(t, sub, expand, out, vocab, modifiers, kind="sub")
+
+
+def _is_head(t: _Toks, run: list) -> bool:
+    """A phrase ends in a noun, or in an -ing noun after a modifier ('adversarial training')."""
+    head = run[-1][1]
+    if t.pos[head] in _NOUNS:
+        return True
+    return len(run) > 1 and t.tag[head] == "VBG" and t.pos[run[-2][1]] in _MODIFIER_POS
+
+
+def _generic_head(t: _Toks, run: list) -> bool:
+    head = run[-1][1]
+    generic = t.lower[head] in GENERIC_HEADS or t.last[head] in GENERIC_HEADS
+    return generic and (len(run) == 1 or t.last[head] not in NAMING_HEADS)
+
+
+def _emit_compound_stems(t: _Toks, run: list, expand, out: DocCandidates, vocab: Vocabulary, modifiers: set[int]) -> None:
+    """'Rectified-flow-based transformers' mentions rectified flow: the stem of an X-based/-driven/... compound."""
+    for first, last in run:
+        if last - first < 4 or t.lower[last] not in COMPOUND_SUFFIXES:
+            continue
+        stem_last = last - 2  # the token before '-based'
+        if t.pos[stem_last] in _NOUNS | {"ADJ", "VERB"}:
+            _emit_span(t, [(first, stem_last)], expand, out, vocab, modifiers, kind="sub")
+
+
+def _weak_start(t: _Toks, w: tuple[int, int]) -> bool:
+    """Leading words that make no concept: generic, participle, numeric or one-letter modifiers."""
+    single = w[0] == w[1]
+    return (
+        t.span_text(*w).lower() in GENERIC_MODIFIERS
+        or (single and t.tag[w[0]] in {"VBN", "VBG"})
+        or t.num[w[0]]
+        or (single and len(t.text[w[0]]) == 1)
+    )
+
+
+def _trim(t: _Toks, run: list) -> list:
+    """Drop weak leading words and trailing non-nouns; keep at most the last ``_MAX_WORDS`` words."""
+    while len(run) > 1 and _weak_start(t, run[0]) or (run and t.num[run[0][0]]):
+        run = run[1:]
+    while run and not _is_head(t, run):
+        run = run[:-1]
+    return run[-_MAX_WORDS:]
+
+
+def _emit_span(
+    t: _Toks, run: list, expand: dict[int, str], out: DocCandidates, vocab: Vocabulary, modifiers: set[int], *, kind: str
+) -> bool:
+    first, last = run[0][0], run[-1][1]
     tokens: list[str] = []
     for i in range(first, last + 1):
         if t.infix[i]:
@@ -299,18 +370,20 @@ def _emit_phrase(
         tokens.extend(expand[i].split() if i in expand else [t.text[i]])
     key = phrase_key(tokens)
     if " et al" in f" {key}" or not key or not any(c.isalpha() for c in key) or len(key) < 2:
-        return
+        return False
     surface = t.span_text(first, last)
     if first == last and _looks_like_short(surface) and first not in expand:
-        out.undefined_shorts.append(Occurrence(key, surface, first, "short"))
-        return
+        if kind == "phrase":
+            out.undefined_shorts.append(Occurrence(key, surface, first, "short"))
+        return kind == "phrase"
     entry = vocab.lookup(key)  # 'ZO methods' expands to a vocabulary term
     if entry is not None:
-        out.occurrences.append(Occurrence(entry.key, surface, first, "vocabulary", entry))
+        out.occurrences.append(Occurrence(entry.key, surface, first, "vocabulary" if kind == "phrase" else "sub", entry))
         if first in modifiers:  # ...and then 'ZO' is a name for that term too
             out.definitions.setdefault(t.text[first], entry.key)
-        return
-    out.occurrences.append(Occurrence(key, display_form(surface) if first not in expand else surface, first, "phrase"))
+        return True
+    out.occurrences.append(Occurrence(key, display_form(surface) if first not in expand else surface, first, kind))
+    return True
 
 
 def _looks_like_short(surface: str) -> bool:

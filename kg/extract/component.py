@@ -8,7 +8,10 @@ Registered as ``kg_concept_candidates`` (version 1 of its output, see
 
 from __future__ import annotations
 
+import numpy
+from spacy.attrs import POS, TAG
 from spacy.language import Language
+from spacy.parts_of_speech import IDS as POS_IDS
 from spacy.tokens import Doc
 
 from kg.extract.candidates import DocCandidates, Occurrence, find_candidates
@@ -50,20 +53,30 @@ def from_plain(data: dict, vocab: Vocabulary) -> DocCandidates:
 
 
 class ConceptCandidates:
-    """Finds concept candidates in a tagged Doc (needs the tagger and attribute ruler before it)."""
+    """Finds concept candidates in a tagged Doc (needs the tagger before it).
 
-    def __init__(self, nlp: Language, name: str, *, vocabulary: str | None) -> None:
+    With ``tag_map`` it sets each token's coarse part of speech from its tag first,
+    so the attribute ruler need not run.
+    """
+
+    def __init__(self, nlp: Language, name: str, *, vocabulary: str | None, tag_map: dict[str, str]) -> None:
         self.name = name
         self.vocabulary = load_vocabulary(vocabulary)
+        self.tag_map = tag_map
 
     def __call__(self, doc: Doc) -> Doc:
+        if self.tag_map:  # the part of speech the attribute ruler would give nouns and adjectives
+            strings = doc.vocab.strings
+            tags = doc.to_array([TAG, POS]).tolist()
+            pos = [[POS_IDS.get(self.tag_map.get(strings[tag], ""), old)] for tag, old in tags]
+            doc.from_array([POS], numpy.asarray(pos, dtype="uint64"))
         doc.user_data[_KEY] = to_plain(find_candidates(doc, self.vocabulary))
         return doc
 
 
-@Language.factory(COMPONENT, default_config={"vocabulary": None})
-def make_concept_candidates(nlp: Language, name: str, vocabulary: str | None) -> ConceptCandidates:
-    return ConceptCandidates(nlp, name, vocabulary=vocabulary)
+@Language.factory(COMPONENT, default_config={"vocabulary": None, "tag_map": {}})
+def make_concept_candidates(nlp: Language, name: str, vocabulary: str | None, tag_map: dict[str, str]) -> ConceptCandidates:
+    return ConceptCandidates(nlp, name, vocabulary=vocabulary, tag_map=tag_map)
 
 
 def candidates_data(doc: Doc) -> dict:

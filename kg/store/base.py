@@ -10,7 +10,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kg.graph.build import GraphBatch, SharedEdge
+from kg.graph.build import GraphBatch, Posting, SharedEdge
 from kg.models import (
     Author,
     Coauthor,
@@ -73,8 +73,9 @@ class Store(ABC):
     def existing_papers(self, ids: Sequence[str]) -> set[str]: ...
 
     @abstractmethod
-    def papers_with_concepts(self, keys: Sequence[str]) -> dict[str, list[str]]:
-        """Concept key -> ids of the papers that mention it (sorted); absent keys are left out."""
+    def papers_with_concepts(self, keys: Sequence[str]) -> dict[str, list[Posting]]:
+        """Concept key -> (paper id, mention weight, paper's concept norm) of the papers that mention it,
+        sorted by id; absent keys are left out."""
 
     @abstractmethod
     def concept_postings(self) -> dict[str, list[str]]:

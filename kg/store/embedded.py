@@ -18,7 +18,7 @@ from pathlib import Path
 import networkx as nx
 
 from kg.errors import StoreError
-from kg.graph.build import GraphBatch, SharedEdge
+from kg.graph.build import GraphBatch, Posting, SharedEdge
 from kg.models import (
     AREA_SEPARATOR,
     Author,
@@ -129,7 +129,8 @@ class EmbeddedStore(Store):
 
     def _paper(self, node: str) -> Paper:
         d = self.graph.nodes[node]
-        return Paper(d["id"], d.get("title"), d["label"], d["abstract"], d.get("venue"), d.get("year"), d.get("authors_truncated", False))
+        return Paper(d["id"], d.get("title"), d["label"], d["abstract"], d.get("venue"), d.get("year"),
+                     d.get("authors_truncated", False), d.get("concept_norm", 0.0))
 
     def _author(self, node: str) -> Author:
         d = self.graph.nodes[node]
@@ -151,12 +152,15 @@ class EmbeddedStore(Store):
     def existing_papers(self, ids: Sequence[str]) -> set[str]:
         return {i for i in ids if _n("paper", i) in self.graph}
 
-    def papers_with_concepts(self, keys: Sequence[str]) -> dict[str, list[str]]:
+    def papers_with_concepts(self, keys: Sequence[str]) -> dict[str, list[Posting]]:
         out = {}
+        nodes = self.graph.nodes
         for key in keys:
             node = _n("concept", key)
             if node in self.graph:
-                out[key] = sorted(self.graph.nodes[p]["id"] for p, _ in self._in(node, "MENTIONS"))
+                out[key] = sorted(
+                    (nodes[p]["id"], d["weight"], nodes[p].get("concept_norm", 0.0)) for p, d in self._in(node, "MENTIONS")
+                )
         return out
 
     def concept_postings(self) -> dict[str, list[str]]:
@@ -176,7 +180,7 @@ class EmbeddedStore(Store):
             raise StoreError(f"{self.path} changed while this ingest ran (another ingest?); run it again")
         for p in batch.papers:
             g.add_node(_n("paper", p.id), kind="paper", id=p.id, title=p.title, label=p.label, abstract=p.abstract,
-                       venue=p.venue, year=p.year, authors_truncated=p.authors_truncated)
+                       venue=p.venue, year=p.year, authors_truncated=p.authors_truncated, concept_norm=p.concept_norm)
         for a in batch.authors:
             if _n("author", a.key) not in g:
                 g.add_node(_n("author", a.key), kind="author", key=a.key, name=a.name)

@@ -163,7 +163,8 @@ def test_search_finds_words_best_first(store):
 
 
 def test_papers_with_concepts(store):
-    assert store.papers_with_concepts(["zebra", "whale song", "nothing"]) == {"zebra": ["p2", "p3"], "whale song": ["p4"]}
+    found = store.papers_with_concepts(["zebra", "whale song", "nothing"])
+    assert found == {"zebra": [("p2", 1.2, 0.0), ("p3", 1.5, 0.5)], "whale song": [("p4", 1.0, 0.0)]}
 
 
 def test_existing_papers_and_postings(store):

@@ -106,3 +106,26 @@ def check_paths(rows, svc, pairs: int = 40):
             assert len(ids) - 1 == nx.shortest_path_length(g, a, b)
             assert all(g.has_edge(u, v) for u, v in zip(ids, ids[1:]))
             assert ids == min(nx.all_shortest_paths(g, a, b))
+
+
+def test_related_papers_beat_text_similarity_on_the_authors_areas(iclr):
+    """The issue-7 regression guard: related(first: 5) shares the primary area more often than tf-idf.
+
+    Linking never reads the area, so the store holding areas links exactly as
+    bench/related.py's area-less ingest does.
+    """
+    import sys
+
+    from helpers import ROOT
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    import related as bench
+
+    rows, svc, _ = iclr
+    ids = [r["id"] for r in rows]
+    area = {r["id"]: r["area"] for r in rows}
+    related = svc.store.related_papers(ids, 5)
+    assert all(rel.shared for found in related for rel in found)
+    ours = bench.same_area_share({pid: [r.paper_id for r in found] for pid, found in zip(ids, related)}, area, 5)
+    baseline = bench.same_area_share(bench.tfidf_neighbours(rows, 5), area, 5)
+    assert ours >= baseline, (ours, baseline)

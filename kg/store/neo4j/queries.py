@@ -16,7 +16,8 @@ MERGE_PAPERS: LiteralString = """
 UNWIND $rows AS row
 MERGE (p:Paper {id: row.id})
 ON CREATE SET p.title = row.title, p.label = row.label, p.abstract = row.abstract,
-              p.venue = row.venue, p.year = row.year, p.authors_truncated = row.authors_truncated
+              p.venue = row.venue, p.year = row.year, p.authors_truncated = row.authors_truncated,
+              p.concept_norm = row.concept_norm
 """
 MERGE_AUTHORS: LiteralString = """
 UNWIND $rows AS row
@@ -90,8 +91,8 @@ RETURN papers, authors, concepts, areas, coauthors, shared
 EXISTING_PAPERS: LiteralString = "UNWIND $ids AS id MATCH (p:Paper {id: id}) RETURN p.id AS id"
 PAPERS_WITH_CONCEPTS: LiteralString = """
 UNWIND $keys AS k
-MATCH (c:Concept {key: k})<-[:MENTIONS]-(p:Paper)
-RETURN k AS key, collect(p.id) AS papers
+MATCH (c:Concept {key: k})<-[m:MENTIONS]-(p:Paper)
+RETURN k AS key, collect([p.id, m.weight, coalesce(p.concept_norm, 0.0)]) AS papers
 """
 CONCEPT_POSTINGS: LiteralString = """
 MATCH (p:Paper) OPTIONAL MATCH (p)-[:MENTIONS]->(c:Concept)

@@ -13,7 +13,7 @@ from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, Sessio
 
 from kg.config import Settings
 from kg.errors import StoreError, StoreUnavailable
-from kg.graph.build import GraphBatch, SharedEdge
+from kg.graph.build import GraphBatch, Posting, SharedEdge
 from kg.models import (
     AREA_SEPARATOR,
     Author,
@@ -37,7 +37,8 @@ _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 
 
 def _paper(d: dict) -> Paper:
-    return Paper(d["id"], d.get("title"), d["label"], d["abstract"], d.get("venue"), d.get("year"), bool(d.get("authors_truncated")))
+    return Paper(d["id"], d.get("title"), d["label"], d["abstract"], d.get("venue"), d.get("year"),
+                 bool(d.get("authors_truncated")), d.get("concept_norm") or 0.0)
 
 
 def _concept(d: dict) -> Concept:
@@ -103,8 +104,8 @@ class Neo4jStore(Store):
     def existing_papers(self, ids: Sequence[str]) -> set[str]:
         return {r["id"] for r in self._read(q.EXISTING_PAPERS, ids=list(ids))}
 
-    def papers_with_concepts(self, keys: Sequence[str]) -> dict[str, list[str]]:
-        return {r["key"]: sorted(r["papers"]) for r in self._read(q.PAPERS_WITH_CONCEPTS, keys=list(keys))}
+    def papers_with_concepts(self, keys: Sequence[str]) -> dict[str, list[Posting]]:
+        return {r["key"]: sorted(tuple(x) for x in r["papers"]) for r in self._read(q.PAPERS_WITH_CONCEPTS, keys=list(keys))}
 
     def concept_postings(self) -> dict[str, list[str]]:
         return {r["id"]: list(r["keys"]) for r in self._read(q.CONCEPT_POSTINGS)}
@@ -117,7 +118,7 @@ class Neo4jStore(Store):
         return {
             "papers": [
                 {"id": p.id, "title": p.title, "label": p.label, "abstract": p.abstract, "venue": p.venue,
-                 "year": p.year, "authors_truncated": p.authors_truncated}
+                 "year": p.year, "authors_truncated": p.authors_truncated, "concept_norm": p.concept_norm}
                 for p in batch.papers
             ],
             "authors": [{"key": a.key, "name": a.name} for a in batch.authors],

@@ -116,3 +116,40 @@ def test_a_modifier_short_form_names_the_term_it_builds(extractor):
     zo = next(c for c in found if c.key == "zeroth order optimization")
     assert "ZO" in zo.aliases
     assert not any(c.key == "zeroth order" for c in found)
+
+
+def test_a_common_concept_the_paper_is_about_stays_on_it(extractor):
+    """Commonness lowers a concept's weight in linking, not its place on the paper (large language model: 15% of papers)."""
+    doc = DocumentInput(
+        "We study how large language models follow instructions. Large language models often ignore "
+        "constraints in long prompts; we propose constraint-aware decoding for large language models.",
+        title="Constraint-aware decoding for large language models",
+    )
+    [found] = extractor.extract([doc])
+    assert "large language model" in [c.key for c in found[:3]]
+
+
+def test_a_compound_mentions_its_stem(extractor):
+    found = keys(extractor, "Rectified-flow-based transformers generate images from text prompts with few sampling steps.")
+    # the stem 'rectified flow' is a vocabulary alias of flow matching
+    assert "flow matching" in found
+
+
+def test_the_title_counts(extractor):
+    text = "We study a question about training. Our analysis explains when it helps."
+    [with_title] = extractor.extract([DocumentInput(text, title="Gradient clipping in private stochastic optimization")])
+    [without] = extractor.extract([DocumentInput(text)])
+    assert "gradient clipping" in {c.key for c in with_title} - {c.key for c in without}
+
+
+def test_every_seed_paper_links_to_the_wider_literature(extractor):
+    """Each seed paper has a key concept that ICLR/ICML 2024 abstracts also have (the background counts)."""
+    from kg.extract.background import load_background
+    from kg.readers import read_path
+
+    from helpers import SAMPLES
+
+    records = [r for f in sorted(SAMPLES.glob("*.txt")) for r in read_path(f)]
+    found = extractor.extract([DocumentInput(r.abstract, r.keywords, r.title or "") for r in records])
+    background = load_background()
+    assert all(any(background.df.get(c.key, 0) >= 2 for c in concepts) for concepts in found)

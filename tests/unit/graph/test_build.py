@@ -1,7 +1,7 @@
 from itertools import combinations
 
 from kg.extract.pipeline import ExtractedConcept
-from kg.graph.build import build_batch, invert, merge_records, shared_concept_edges
+from kg.graph.build import build_batch, merge_records, shared_concept_edges
 from kg.graph.identity import area_chain, author_key, clean_author_name, paper_id
 from kg.models import SourceRecord
 from kg.readers import read_path
@@ -77,11 +77,15 @@ def test_seed_coauthor_pairs_match_a_direct_count():
     assert len(merged) == 39
 
 
+def _weighted(postings, weight=1.0):
+    return {pid: {k: weight for k in keys} for pid, keys in postings.items()}
+
+
 def test_shared_edges_weigh_rare_concepts_and_are_bounded():
     postings = {f"p{i}": ["common"] for i in range(40)}
     postings["p0"] = ["common", "rare"]
     postings["p1"] = ["common", "rare"]
-    edges = shared_concept_edges(postings, invert(postings), len(postings), per_paper=3, min_df_cap=100)
+    edges, norms = shared_concept_edges(_weighted(postings), {}, len(postings), per_paper=3, min_df_cap=100)
     assert edges[("p0", "p1")][1] == ("rare", "common")
     best = max(edges.items(), key=lambda kv: kv[1][0])
     assert best[0] == ("p0", "p1")
@@ -91,14 +95,25 @@ def test_shared_edges_weigh_rare_concepts_and_are_bounded():
         degree[p] = degree.get(p, 0) + 1
         degree[q] = degree.get(q, 0) + 1
     assert sum(degree.values()) / len(postings) <= 6
+    assert norms["p0"] > norms["p2"] > 0
 
 
-def test_concepts_in_too_many_papers_link_nothing():
+def test_concepts_a_paper_is_more_about_weigh_more():
+    papers = {"a": {"x": 1.0, "y": 0.1}, "b": {"x": 1.0, "z": 1.0}, "c": {"y": 1.0, "z": 1.0}}
+    papers |= {f"other{i}": {"w": 1.0} for i in range(5)}
+    edges, _ = shared_concept_edges(papers, {}, len(papers), per_paper=1)
+    assert ("a", "b") in edges and ("a", "c") not in edges  # a is about x, hardly about y
+
+
+def test_common_concepts_link_with_less_weight_and_too_common_ones_not_at_all():
     postings = {f"p{i}": ["everywhere"] for i in range(100)}
-    assert shared_concept_edges(postings, invert(postings), 100, max_df_share=0.05, min_df_cap=25) == {}
+    assert shared_concept_edges(_weighted(postings), {}, 100, max_df_share=0.05, min_df_cap=25)[0] == {}
+    edges, _ = shared_concept_edges(_weighted(postings), {}, 100, max_df_share=1.0)
+    assert len(edges) == 100 * 15 - (15 * 16) // 2  # every paper keeps its 15 best (ties by id)
 
 
 def test_only_touched_papers_choose_edges():
-    postings = {"old1": ["x"], "old2": ["x"], "new": ["x"]}
-    edges = shared_concept_edges({"new": ["x"]}, invert(postings), 3)
+    index = {"x": [("old1", 1.0, 0.5), ("old2", 1.0, 0.5)]}
+    edges, norms = shared_concept_edges({"new": {"x": 1.0}}, index, 3)
     assert sorted(edges) == [("new", "old1"), ("new", "old2")]
+    assert set(norms) == {"new"}

@@ -1,0 +1,81 @@
+"""GraphQL over HTTP: strawberry's FastAPI router, with the spec's `application/graphql-response+json`.
+
+A client that accepts ``application/graphql-response+json`` (and prefers it to
+``application/json``) gets that media type back. A request that fails before
+execution (a document that does not parse or validate, variables that do not
+coerce) then gets HTTP 400 and no ``data`` entry, as the GraphQL-over-HTTP
+specification asks. Clients that ask for ``application/json`` keep the legacy
+behaviour: HTTP 200 with ``"data": null``.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+
+from fastapi import Request, Response
+from graphql import ExecutionResult
+from strawberry.fastapi import GraphQLRouter
+from strawberry.http import GraphQLHTTPResponse
+
+__all__ = ["GRAPHQL_RESPONSE_JSON", "KGGraphQLRouter", "prefers_graphql_response_json"]
+
+GRAPHQL_RESPONSE_JSON = "application/graphql-response+json"
+
+# Set by process_result and read by create_response, which strawberry calls in the same task.
+_reply: ContextVar[tuple[str, int | None]] = ContextVar("kg_graphql_reply", default=("application/json", None))
+
+
+def prefers_graphql_response_json(accept: str) -> bool:
+    """Whether an Accept header ranks the GraphQL response media type above application/json.
+
+    >>> prefers_graphql_response_json("application/graphql-response+json, application/json;q=0.9")
+    True
+    >>> prefers_graphql_response_json("application/json")
+    False
+    >>> prefers_graphql_response_json("*/*")
+    False
+    """
+    ranks: dict[str, float] = {}
+    for position, part in enumerate(accept.split(",")):
+        media, *params = [p.strip() for p in part.split(";")]
+        q = 1.0
+        for param in params:
+            name, _, value = param.partition("=")
+            if name.strip() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        ranks.setdefault(media.lower(), q - position * 1e-6)  # earlier wins a tie
+    ours = ranks.get(GRAPHQL_RESPONSE_JSON, -1.0)
+    return ours > 0 and ours > ranks.get("application/json", -1.0)
+
+
+def _failed_before_execution(result: ExecutionResult) -> bool:
+    """No data, and every error is a request error (parse, validation, coercion): none has a path."""
+    return result.data is None and bool(result.errors) and all(e.path is None for e in result.errors)
+
+
+class KGGraphQLRouter(GraphQLRouter):
+    """strawberry's router, answering ``application/graphql-response+json`` clients as the spec asks."""
+
+    async def process_result(self, request: Request, result: ExecutionResult) -> GraphQLHTTPResponse:
+        response = await super().process_result(request, result)
+        if not prefers_graphql_response_json(request.headers.get("accept", "")):
+            _reply.set(("application/json", None))
+            return response
+        if _failed_before_execution(result):
+            response.pop("data", None)
+            _reply.set((GRAPHQL_RESPONSE_JSON, 400))
+        else:
+            _reply.set((GRAPHQL_RESPONSE_JSON, None))
+        return response
+
+    def create_response(self, response_data, sub_response: Response) -> Response:
+        response = super().create_response(response_data, sub_response)
+        media_type, status = _reply.get()
+        response.headers["content-type"] = f"{media_type}; charset=utf-8" if media_type != "application/json" else media_type
+        if status is not None:
+            response.status_code = status
+        _reply.set(("application/json", None))
+        return response

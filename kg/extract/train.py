@@ -1,0 +1,176 @@
+"""Train the concept ranker on real author keywords.
+
+    python -m kg.extract.train [--data DIR] [--without iclr2024] [-o FILE]
+
+Author keywords are what the authors themselves call the key concepts of their
+paper. The training papers are the ones with real author keywords in
+``../shared/data``: ICLR 2024 (``papers-iclr2024.jsonl``) and, from
+``papers-paperlists.jsonl.gz``, ICLR 2017-2018, COLM 2024 and CoRL 2021-2024
+(IJCAI's keywords are track topics, not author keywords, and are left out).
+
+Each candidate the extractor finds in title + abstract is an example; it is
+positive when one of the paper's keywords names the same concept (the same key
+``kg ingest`` would give the keyword). The keyphraseness prior is cross-fitted:
+a paper's prior comes from the papers of the other folds, so the model learns
+how much to trust it on phrases it has not seen. The run is deterministic: the
+same data give the same file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import json
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from kg.extract.pipeline import MAX_DF_RATIO, ConceptExtractor, candidate_stats, document_text
+from kg.extract.ranker import FEATURES, Ranker, features, head_word
+
+__all__ = ["TrainingPaper", "read_training_papers", "examples", "fit", "main"]
+
+SOURCES = {
+    "iclr2024": ("papers-iclr2024.jsonl", None),
+    "paperlists": (
+        "papers-paperlists.jsonl.gz",
+        {"ICLR 2017", "ICLR 2018", "COLM 2024", "CoRL 2021", "CoRL 2022", "CoRL 2023", "CoRL 2024"},
+    ),
+}
+FOLDS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class TrainingPaper:
+    id: str
+    title: str
+    abstract: str
+    keywords: tuple[str, ...]
+
+
+def read_training_papers(data: Path, sources: list[str]) -> Iterator[TrainingPaper]:
+    """Papers with an abstract and author keywords, in file order."""
+    for source in sources:
+        name, venues = SOURCES[source]
+        path = data / name
+        opener = gzip.open if name.endswith(".gz") else open
+        with opener(path, "rt", encoding="utf-8") as handle:
+            for line in handle:
+                row = json.loads(line)
+                if venues is not None and row.get("venue") not in venues:
+                    continue
+                if row.get("abstract") and row.get("keywords"):
+                    yield TrainingPaper(row["id"], row.get("title") or "", row["abstract"], tuple(row["keywords"]))
+
+
+def _fold(paper_id: str) -> int:
+    return int(hashlib.sha1(paper_id.encode()).hexdigest(), 16) % FOLDS
+
+
+def examples(extractor: ConceptExtractor, papers: list[TrainingPaper], progress=None):
+    """Per paper: its candidates' (key, stats, n_tokens, n_title) and the keys its keywords name."""
+    texts = [document_text(p.title, p.abstract) for p in papers]
+    cands = extractor.candidates((t for _, t in texts), progress)
+    batch_defs: dict[str, Counter[str]] = defaultdict(Counter)
+    for c in cands:
+        for short, key in c.definitions.items():
+            batch_defs[short][key] += 1
+    out = []
+    for paper, (prefix, text), cand in zip(papers, texts, cands, strict=True):
+        n_title = extractor.title_tokens(prefix)
+        stats = candidate_stats(extractor.resolve_shorts(cand, batch_defs), n_title)
+        stats = {k: s for k, s in stats.items() if extractor.background.ratio(k) <= MAX_DF_RATIO}
+        gold = {extractor._keyword_key(k, text, cand.definitions)[0] for k in paper.keywords}
+        out.append((paper.id, stats, cand.n_tokens, n_title, gold))
+    return out
+
+
+def _prior(rows, of=lambda key: key) -> dict[str, tuple[int, int]]:
+    """(times chosen by the authors, papers it was a candidate in), per key or per ``of(key)``."""
+    chosen: Counter[str] = Counter()
+    seen: Counter[str] = Counter()
+    for _, stats, _, _, gold in rows:
+        for item in {of(k) for k in stats}:
+            seen[item] += 1
+        for item in {of(k) for k in stats if k in gold}:
+            chosen[item] += 1
+    return {k: (chosen[k], seen[k]) for k in chosen}
+
+
+def _priors(rows) -> tuple[dict, dict]:
+    return _prior(rows), _prior(rows, head_word)
+
+
+def fit(extractor: ConceptExtractor, rows, *, c: float = 1.0) -> Ranker:
+    """A logistic ranker over the candidates of ``rows``, with a cross-fitted prior."""
+    import numpy as np
+    from sklearn.linear_model import LogisticRegression
+
+    by_fold = defaultdict(list)
+    for row in rows:
+        by_fold[_fold(row[0])].append(row)
+    x, y = [], []
+    for fold in range(FOLDS):
+        priors = _priors([r for f, rs in by_fold.items() if f != fold for r in rs])
+        for _, stats, n_tokens, n_title, gold in by_fold[fold]:
+            for key in sorted(stats):
+                x.append(features_of(extractor, key, stats[key], n_tokens, n_title, priors))
+                y.append(int(key in gold))
+    xa = np.asarray(x, dtype=float)
+    mean = xa.mean(axis=0)
+    scale = xa.std(axis=0)
+    scale[scale == 0] = 1.0
+    model = LogisticRegression(C=c, max_iter=2000)
+    model.fit((xa - mean) / scale, np.asarray(y))
+    prior, head_prior = _priors(rows)
+    return Ranker(
+        mean=[round(float(v), 6) for v in mean],
+        scale=[round(float(v), 6) for v in scale],
+        coef=[round(float(v), 6) for v in model.coef_[0]],
+        intercept=round(float(model.intercept_[0]), 6),
+        prior=prior,
+        head_prior=head_prior,
+        meta={"examples": len(y), "positives": int(sum(y)), "papers": len(rows)},
+    )
+
+
+def features_of(extractor: ConceptExtractor, key, s, n_tokens, n_title, priors) -> list[float]:
+    prior, head_prior = priors
+    return features(
+        key,
+        s,
+        n_tokens=n_tokens,
+        n_title=n_title,
+        specificity=extractor.background.specificity(key),
+        df_ratio=extractor.background.ratio(key),
+        prior=prior.get(key),
+        head_prior=head_prior.get(head_word(key)),
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, default=Path("../shared/data"), help="folder with the training files")
+    parser.add_argument("--without", action="append", default=[], choices=sorted(SOURCES), help="leave a source out")
+    parser.add_argument("-o", "--output", type=Path, default=None, help="model file (default: the one kg ships)")
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args(argv)
+    from kg.extract.ranker import _resource
+
+    sources = [s for s in SOURCES if s not in args.without]
+    papers = list(read_training_papers(args.data, sources))
+    extractor = ConceptExtractor.load(n_process=args.workers)
+    rows = examples(extractor, papers)
+    ranker = fit(extractor, rows)
+    ranker.meta |= {"sources": sources, "features": len(FEATURES)}
+    output = args.output or _resource()
+    output.write_text(json.dumps(ranker.to_json(), separators=(",", ":"), ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"{len(papers)} papers, {ranker.meta['examples']} candidates ({ranker.meta['positives']} named by authors), "
+          f"{len(ranker.prior)} prior phrases -> {output}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
