@@ -47,15 +47,48 @@ def main() -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
-def ingest(paths: tuple[str, ...]) -> None:
-    """Add paper listings (.txt) and JSON Lines records (.jsonl), files or folders."""
+@click.option("--skip-invalid", is_flag=True, help="Skip bad records (counted, written to --rejects) instead of failing.")
+@click.option("--rejects", type=click.Path(dir_okay=False), default="kg-rejects.jsonl", show_default=True,
+              help="Where --skip-invalid writes the records it skipped, with file, line and error.")
+def ingest(paths: tuple[str, ...], skip_invalid: bool, rejects: str) -> None:
+    """Add paper listings (.txt) and JSON Lines records (.jsonl, .json; also .gz), files or folders."""
     service = _service()
+    rejected = _Rejects(Path(rejects)) if skip_invalid else None
     try:
-        summary = service.ingest(paths, progress=_progress)
+        summary = service.ingest(paths, progress=_progress, on_error=rejected)
     finally:
         service.store.close()
+        if rejected is not None:
+            rejected.close()
     for line in summary.lines():
         click.echo(line)
+    if rejected is not None and rejected.count:
+        click.echo(f"skipped {rejected.count} invalid record(s), written to {rejected.path}; the first:", err=True)
+        for message in rejected.first:
+            click.echo(f"  {message}", err=True)
+
+
+class _Rejects:
+    """Counts skipped records, keeps the first few messages, writes each to a JSON Lines file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.count = 0
+        self.first: list[str] = []
+        self._handle = None
+
+    def __call__(self, error: KGError, text: str) -> None:
+        if self._handle is None:
+            self._handle = self.path.open("w", encoding="utf-8")
+        self.count += 1
+        if len(self.first) < 5:
+            self.first.append(str(error))
+        record = {"file": getattr(error, "path", None), "line": getattr(error, "line", None), "error": str(error), "text": text}
+        self._handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
 
 
 @main.command()
@@ -77,7 +110,8 @@ def stats() -> None:
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
-def serve(host: str, port: int) -> None:
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="Server processes (each holds the graph).")
+def serve(host: str, port: int, workers: int) -> None:
     """Serve the GraphQL API (GraphiQL at /graphql, health at /healthz)."""
     import uvicorn
 
@@ -91,6 +125,10 @@ def serve(host: str, port: int) -> None:
     except StoreUnavailable as exc:
         # Serve anyway: /healthz says 503 and queries say why until the store is back.
         click.echo(f"warning: {exc}; serving anyway, /healthz answers 503 until it is reachable", err=True)
+    if workers > 1:  # each worker process builds its own app and store from the same settings
+        service.store.close()
+        uvicorn.run("kg.api.app:app_from_settings", factory=True, workers=workers, host=host, port=port, log_level="info")
+        return
     uvicorn.run(create_app(service), host=host, port=port, log_level="info")
 
 
@@ -109,7 +147,7 @@ def extract() -> None:
             if not isinstance(text, str) or not isinstance(title, str):
                 raise TypeError("text and title must be strings")
         except (ValueError, KeyError, TypeError) as exc:
-            raise click.ClickException(f"<stdin>:{number}: expected {{\"id\", \"text\"}} ({exc})") from exc
+            raise KGError(f"<stdin>:{number}: expected {{\"id\", \"text\"}} ({exc})") from exc
         rows.append((obj.get("id"), text, tuple(obj.get("keywords") or ()), title))
     service = _service()
     found = service.extract([DocumentInput(text, kws, title) for _, text, kws, title in rows], _progress)
@@ -188,6 +226,31 @@ def neo4j_stop(data: str | None) -> None:
     """Stop the local server (fine when it is not running)."""
     _local(7687, data).stop(say=click.echo)
 
+
+@neo4j.command("status")
+@click.option("--data", default=None, help="Data folder to look at [default: $KG_LOCAL_NEO4J_DIR or .kg/neo4j]")
+def neo4j_status(data: str | None) -> None:
+    """Say whether a server runs on the data folder, and list every local server kg started."""
+    from kg.store.neo4j.server import running_servers
+
+    server = _local(7687, data)
+    found = server.running()
+    if found:
+        click.echo(f"running on data folder {server.data_dir}: pid {found[0]}, bolt://127.0.0.1:{found[1]}")
+    else:
+        click.echo(f"not running on data folder {server.data_dir}")
+    for pid, port, folder in running_servers(server.registry):
+        click.echo(f"  pid {pid}  bolt://127.0.0.1:{port}  data {folder}")
+
+
+def _add_answer_commands() -> None:
+    from kg.cli_answers import COMMANDS
+
+    for command in COMMANDS:
+        main.add_command(command)
+
+
+_add_answer_commands()
 
 if __name__ == "__main__":
     main()

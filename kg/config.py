@@ -5,8 +5,10 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from typing import Annotated
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 __all__ = ["Settings", "get_settings"]
 
@@ -32,9 +34,24 @@ class Settings(BaseSettings):
     concepts_per_paper: int = Field(default=10, alias="KG_CONCEPTS_PER_PAPER", ge=1)
     workers: int = Field(default=2, alias="KG_WORKERS", ge=1, description="processes for tagging large batches")
     related_per_paper: int = Field(default=15, alias="KG_RELATED_PER_PAPER", ge=1)
+    max_coauthor_byline: int = Field(default=100, alias="KG_MAX_COAUTHOR_BYLINE", ge=2,
+                                     description="longest byline that still adds co-author pairs")
 
     max_depth: int = Field(default=10, alias="KG_GRAPHQL_MAX_DEPTH", ge=2)
     max_network_depth: int = Field(default=3, alias="KG_MAX_NETWORK_DEPTH", ge=1)
+    max_cost: int = Field(default=5_000_000, alias="KG_GRAPHQL_MAX_COST", ge=1, description="largest operation cost accepted")
+    max_aliases: int = Field(default=30, alias="KG_GRAPHQL_MAX_ALIASES", ge=1)
+    max_tokens: int = Field(default=5_000, alias="KG_GRAPHQL_MAX_TOKENS", ge=100)
+    request_deadline: float = Field(default=10.0, alias="KG_REQUEST_DEADLINE", gt=0, description="seconds one operation may run")
+    max_body_bytes: int = Field(default=100_000, alias="KG_MAX_BODY_BYTES", ge=1_000)
+    max_query_words: int = Field(default=32, alias="KG_MAX_QUERY_WORDS", ge=1, description="words in a search or text filter")
+    allowed_hosts: Annotated[list[str], NoDecode] = Field(default=["127.0.0.1", "localhost", "::1"], alias="KG_ALLOWED_HOSTS")
+
+    @field_validator("allowed_hosts", mode="before")
+    @classmethod
+    def _comma_separated(cls, value):
+        """``KG_ALLOWED_HOSTS=kg.example.org,127.0.0.1``: the Host names the API answers (DNS-rebinding guard)."""
+        return [h.strip() for h in value.split(",") if h.strip()] if isinstance(value, str) else value
 
     @property
     def store_kind(self) -> str:

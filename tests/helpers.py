@@ -37,7 +37,7 @@ def free_port() -> int:
 
 
 @contextmanager
-def kg_serving(env_overrides: dict[str, str], *, timeout: float = 60) -> Iterator[str]:
+def kg_serving(env_overrides: dict[str, str], *args: str, timeout: float = 60) -> Iterator[str]:
     """`kg serve` as a user runs it, in its own process on a free loopback port; yields the base URL."""
     import httpx
 
@@ -45,7 +45,7 @@ def kg_serving(env_overrides: dict[str, str], *, timeout: float = 60) -> Iterato
     env = dict(os.environ, **env_overrides)
     if "NEO4J_URI" not in env_overrides:
         env.pop("NEO4J_URI", None)
-    proc = subprocess.Popen([sys.executable, "-m", "kg.cli", "serve", "--port", str(port)], env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "kg.cli", "serve", "--port", str(port), *args], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:

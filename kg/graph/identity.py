@@ -26,7 +26,8 @@ def paper_id(record: SourceRecord) -> str:
     """
     if record.id:
         return record.id
-    normal = " ".join(unicodedata.normalize("NFKC", record.abstract).lower().split())
+    basis = record.abstract or record.title or ""  # title-only records are known by their title
+    normal = " ".join(unicodedata.normalize("NFKC", basis).lower().split())
     return "h" + hashlib.sha1(normal.encode("utf-8")).hexdigest()[:16]
 
 

@@ -7,12 +7,17 @@ from pathlib import Path
 
 from kg.errors import ReaderError
 from kg.models import SourceRecord
-from kg.readers.jsonl import read_jsonl
+from kg.readers.jsonl import OnError, read_jsonl
 from kg.readers.listing import read_listing
 
-__all__ = ["read_listing", "read_jsonl", "read_path", "expand_paths", "READERS"]
+__all__ = ["read_listing", "read_jsonl", "read_path", "expand_paths", "file_format", "READERS", "OnError"]
 
-READERS = {".txt": read_listing, ".jsonl": read_jsonl}
+READERS = {".txt": read_listing, ".jsonl": read_jsonl, ".json": read_jsonl}
+
+
+def file_format(path: Path) -> str:
+    """The format suffix of a file, seen through a ``.gz`` (``papers.jsonl.gz`` -> ``.jsonl``)."""
+    return Path(path.stem).suffix if path.suffix == ".gz" else path.suffix
 
 
 def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
@@ -21,23 +26,29 @@ def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in READERS)
+            found = sorted(p for p in path.rglob("*") if p.is_file() and file_format(p) in READERS)
             if not found:
-                raise ReaderError(str(path), None, "folder holds no .txt or .jsonl file")
+                raise ReaderError(str(path), None, "folder holds no .txt, .jsonl or .json file")
             files.extend(found)
         elif path.is_file():
-            if path.suffix not in READERS:
-                raise ReaderError(str(path), None, f"unknown format {path.suffix!r}; expected .txt (listing) or .jsonl")
+            if file_format(path) not in READERS:
+                raise ReaderError(
+                    str(path), None, f"unknown format {file_format(path)!r}; expected .txt (listing), .jsonl or .json (JSON Lines), optionally .gz"
+                )
             files.append(path)
         else:
             raise ReaderError(str(path), None, "no such file or folder")
     return files
 
 
-def read_path(path: str | Path) -> Iterator[SourceRecord]:
-    """Read one file with the reader its extension selects."""
+def read_path(path: str | Path, on_error: OnError | None = None) -> Iterator[SourceRecord]:
+    """Read one file with the reader its extension selects.
+
+    With ``on_error``, a bad record is handed to it (with its error) and reading goes on;
+    without, the first bad record raises its ReaderError.
+    """
     path = Path(path)
-    reader = READERS.get(path.suffix)
+    reader = READERS.get(file_format(path))
     if reader is None:
-        raise ReaderError(str(path), None, f"unknown format {path.suffix!r}")
-    return reader(path)
+        raise ReaderError(str(path), None, f"unknown format {file_format(path)!r}")
+    return reader(path, on_error)

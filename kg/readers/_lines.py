@@ -2,22 +2,35 @@
 
 from __future__ import annotations
 
+import gzip
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 from kg.errors import ReaderError
 
-__all__ = ["decoded_lines"]
+__all__ = ["decoded_lines", "strip_controls"]
+
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def strip_controls(text: str) -> str:
+    """Text without NUL and other control characters (tabs and line breaks stay).
+
+    >>> strip_controls("Wei\x00 Lin\x1b")
+    'Wei Lin'
+    """
+    return _CONTROLS.sub("", text)
 
 
 def decoded_lines(path: Path) -> Iterator[tuple[int, str]]:
-    """Yield (line number from 1, text without the line break)."""
+    """Yield (line number from 1, text without the line break); ``.gz`` files are read through gzip."""
     try:
-        handle = path.open("rb")
+        handle = gzip.open(path, "rb") if path.suffix == ".gz" else path.open("rb")
     except OSError as exc:
         raise ReaderError(str(path), None, f"cannot open: {exc.strerror}") from exc
     with handle:
-        for number, raw in enumerate(handle, start=1):
+        for number, raw in _numbered(handle, path):
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
@@ -27,3 +40,12 @@ def decoded_lines(path: Path) -> Iterator[tuple[int, str]]:
             if number == 1:
                 text = text.removeprefix("\ufeff")
             yield number, text.rstrip("\r\n")
+
+
+def _numbered(handle, path: Path) -> Iterator[tuple[int, bytes]]:
+    number = 0
+    try:
+        for number, raw in enumerate(handle, start=1):
+            yield number, raw
+    except (OSError, EOFError) as exc:  # a damaged or cut-off gzip stream
+        raise ReaderError(str(path), number + 1, f"cannot read: {exc}") from exc

@@ -1,37 +1,54 @@
-"""JSON Lines records: {id, title, authors, abstract, area, keywords, venue, year}."""
+"""JSON Lines records: {id, title, authors, abstract, area, keywords, venue, year}.
+
+A record needs a title or an abstract: title-only records are papers too.
+Control characters are removed from every string.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from kg.errors import ReaderError
 from kg.models import AREA_SEPARATOR, SourceRecord
-from kg.readers._lines import decoded_lines
+from kg.readers._lines import decoded_lines, strip_controls
 
-__all__ = ["read_jsonl"]
+__all__ = ["read_jsonl", "OnError"]
+
+OnError = Callable[[ReaderError, str], None]  # (the error, the line's raw text)
 
 
-def read_jsonl(path: str | Path) -> Iterator[SourceRecord]:
+def read_jsonl(path: str | Path, on_error: OnError | None = None) -> Iterator[SourceRecord]:
     """Read paper records, one JSON object a line; blank lines are allowed.
 
     Raises
     ------
     ReaderError
-        naming the file, the line and the field that is wrong.
+        naming the file, the line and the field that is wrong (unless ``on_error`` takes it).
     """
     path = Path(path)
     for number, text in decoded_lines(path):
         if not text.strip():
             continue
         try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ReaderError(str(path), number, f"invalid JSON: {exc.msg} (column {exc.colno})") from exc
-        if not isinstance(obj, dict):
-            raise ReaderError(str(path), number, "expected a JSON object")
-        yield _record(obj, str(path), number)
+            yield _parse(text, str(path), number)
+        except ReaderError as exc:
+            if on_error is None:
+                raise
+            on_error(exc, text)
+
+
+def _parse(text: str, source: str, number: int) -> SourceRecord:
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ReaderError(source, number, f"invalid JSON: {exc.msg} (column {exc.colno})") from exc
+    except RecursionError as exc:
+        raise ReaderError(source, number, "invalid JSON: nested too deeply") from exc
+    if not isinstance(obj, dict):
+        raise ReaderError(source, number, "expected a JSON object")
+    return _record(obj, source, number)
 
 
 def _record(obj: dict, source: str, line: int) -> SourceRecord:
@@ -39,8 +56,11 @@ def _record(obj: dict, source: str, line: int) -> SourceRecord:
         return ReaderError(source, line, f"field {field!r}: {why}")
 
     abstract = obj.get("abstract")
-    if not isinstance(abstract, str) or not abstract.strip():
-        raise fail("abstract", "required, a non-empty string")
+    if abstract is not None and not isinstance(abstract, str):
+        raise fail("abstract", "expected a string or null")
+    title = obj.get("title")
+    if not (abstract or "").strip() and not (isinstance(title, str) and title.strip()):
+        raise fail("abstract", "required, a non-empty string (or a title, for a title-only record)")
     authors = obj.get("authors", [])
     if not isinstance(authors, list) or not all(isinstance(a, str) for a in authors):
         raise fail("authors", "expected a list of strings")
@@ -61,12 +81,12 @@ def _record(obj: dict, source: str, line: int) -> SourceRecord:
     return SourceRecord(
         source=source,
         line=line,
-        id=(obj.get("id") or None),
-        title=(obj.get("title") or "").strip() or None,
-        authors=tuple(a.strip() for a in authors if a.strip()),
-        abstract=abstract.strip(),
-        area=area_path,
-        keywords=tuple(k.strip() for k in keywords if k.strip()),
-        venue=obj.get("venue"),
+        id=(strip_controls(obj.get("id") or "").strip() or None),
+        title=strip_controls(title or "").strip() or None,
+        authors=tuple(a for a in (strip_controls(a).strip() for a in authors) if a),
+        abstract=strip_controls(abstract or "").strip(),
+        area=tuple(strip_controls(p) for p in area_path) if area_path else None,
+        keywords=tuple(k for k in (strip_controls(k).strip() for k in keywords) if k),
+        venue=strip_controls(obj["venue"]) if obj.get("venue") else None,
         year=year,
     )

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from kg.errors import ReaderError
 from kg.models import AREA_SEPARATOR, SourceRecord
-from kg.readers._lines import decoded_lines
+from kg.readers._lines import decoded_lines, strip_controls
+from kg.readers.jsonl import OnError
 
 __all__ = ["read_listing", "parse_area", "parse_byline", "ET_AL_MARKERS"]
 
@@ -52,8 +53,10 @@ def parse_byline(line: str) -> tuple[tuple[str, ...], bool] | None:
     return tuple(names), truncated
 
 
-def read_listing(path: str | Path) -> Iterator[SourceRecord]:
+def read_listing(path: str | Path, on_error: OnError | None = None) -> Iterator[SourceRecord]:
     """Read a listing file; each record knows the line its entry starts on.
+
+    With ``on_error``, a bad entry is handed to it and reading resumes at the next paragraph.
 
     Raises
     ------
@@ -63,37 +66,43 @@ def read_listing(path: str | Path) -> Iterator[SourceRecord]:
     """
     path = Path(path)
     source = str(path)
-    paragraphs = [(n, t.strip()) for n, t in decoded_lines(path) if t.strip()]
+    paragraphs = [(n, strip_controls(t).strip()) for n, t in decoded_lines(path) if t.strip()]
     if not paragraphs:
         raise ReaderError(source, None, "empty file: expected a header line and entries")
     # The first non-empty line is the listing's header (e.g. a search title).
     i = 1
     while i < len(paragraphs):
-        start, text = paragraphs[i]
-        area = parse_area(text)
-        if area is not None:
+        try:
+            record, i = _entry(paragraphs, i, source)
+        except ReaderError as exc:
+            if on_error is None:
+                raise
+            on_error(exc, paragraphs[i][1])
             i += 1
-            if i >= len(paragraphs):
-                raise ReaderError(source, start, "truncated entry: area line without byline and abstract")
-        line_no, byline_text = paragraphs[i]
-        byline = parse_byline(byline_text)
-        if byline is None:
-            raise ReaderError(source, line_no, "expected a byline (comma-separated author names)")
-        if i + 1 >= len(paragraphs):
-            raise ReaderError(source, line_no, "truncated entry: byline without abstract")
-        abstract_line, abstract = paragraphs[i + 1]
-        if parse_area(abstract) is not None or _looks_like_byline_only(abstract):
-            raise ReaderError(source, abstract_line, "truncated entry: expected an abstract after the byline")
-        names, truncated = byline
-        yield SourceRecord(
-            source=source,
-            line=start,
-            abstract=abstract,
-            authors=names,
-            area=area,
-            authors_truncated=truncated,
-        )
-        i += 2
+            continue
+        yield record
+
+
+def _entry(paragraphs: list[tuple[int, str]], i: int, source: str) -> tuple[SourceRecord, int]:
+    """The entry starting at paragraph ``i``, and the index after it."""
+    start, text = paragraphs[i]
+    area = parse_area(text)
+    if area is not None:
+        i += 1
+        if i >= len(paragraphs):
+            raise ReaderError(source, start, "truncated entry: area line without byline and abstract")
+    line_no, byline_text = paragraphs[i]
+    byline = parse_byline(byline_text)
+    if byline is None:
+        raise ReaderError(source, line_no, "expected a byline (comma-separated author names)")
+    if i + 1 >= len(paragraphs):
+        raise ReaderError(source, line_no, "truncated entry: byline without abstract")
+    abstract_line, abstract = paragraphs[i + 1]
+    if parse_area(abstract) is not None or _looks_like_byline_only(abstract):
+        raise ReaderError(source, abstract_line, "truncated entry: expected an abstract after the byline")
+    names, truncated = byline
+    record = SourceRecord(source=source, line=start, abstract=abstract, authors=names, area=area, authors_truncated=truncated)
+    return record, i + 2
 
 
 def _looks_like_byline_only(text: str) -> bool:

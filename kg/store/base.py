@@ -7,6 +7,7 @@ that DataLoaders can call them once per request level.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from contextlib import AbstractContextManager, nullcontext
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -67,6 +68,13 @@ class Store(ABC):
 
     def close(self) -> None:
         """Release connections."""
+
+    def refresh(self) -> None:
+        """Pick up what other processes wrote, once at the start of a request (default: nothing to do)."""
+
+    def writer_lock(self) -> AbstractContextManager:
+        """Held for a whole ingest, so that two ingests run one after the other (default: none)."""
+        return nullcontext()
 
     # -- writing -----------------------------------------------------------------------
     @abstractmethod

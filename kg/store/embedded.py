@@ -11,8 +11,10 @@ import gzip
 import json
 import os
 import tempfile
+import time
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import networkx as nx
@@ -38,6 +40,7 @@ __all__ = ["EmbeddedStore", "FORMAT_VERSION"]
 
 FORMAT_VERSION = 1
 _FILE = "graph.json.gz"
+RECHECK_SECONDS = 0.5  # how stale a reader may be after another process replaced the file
 
 
 def _n(kind: str, key: str) -> str:
@@ -54,6 +57,7 @@ class EmbeddedStore(Store):
         self._graph: nx.DiGraph | None = None
         self._version: int | None = None  # mtime_ns of the file the graph was read from
         self._derived: dict[str, object] = {}  # indexes built from the graph, dropped when it changes
+        self._checked_at = float("-inf")  # when the file's version was last looked at
 
     # -- persistence ---------------------------------------------------------------------
     @property
@@ -68,10 +72,20 @@ class EmbeddedStore(Store):
 
     @property
     def graph(self) -> nx.DiGraph:
-        """The graph, re-read when another process (e.g. `kg ingest` beside `kg serve`) replaced the file."""
-        version = self._file_version()
-        if self._graph is None or version != self._version:
-            self._graph, self._version, self._derived = self._load(), version, {}
+        """The graph, re-read when another process (e.g. `kg ingest` beside `kg serve`) replaced the file.
+
+        The file is looked at once per ``RECHECK_SECONDS``, not on every access
+        (a page of papers touches the graph thousands of times).
+        """
+        return self._current(force=False)
+
+    def _current(self, *, force: bool) -> nx.DiGraph:
+        now = time.monotonic()
+        if self._graph is None or force or now - self._checked_at >= RECHECK_SECONDS:
+            version = self._file_version()
+            self._checked_at = now
+            if self._graph is None or version != self._version:
+                self._graph, self._version, self._derived = self._load(), version, {}
         return self._graph
 
     def _cached(self, name: str, build):
@@ -95,6 +109,7 @@ class EmbeddedStore(Store):
     def _save(self, graph: nx.DiGraph, expected_version: int | None = None) -> None:
         """Write atomically; refuse when the file changed since it was read (another writer)."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        self._remove_stale_temporaries()
         payload = {"format": FORMAT_VERSION, "graph": nx.node_link_data(graph, edges="edges", name="node")}
         fd, tmp = tempfile.mkstemp(prefix=".graph-", suffix=".tmp", dir=self.data_dir)
         try:
@@ -110,8 +125,30 @@ class EmbeddedStore(Store):
             Path(tmp).unlink(missing_ok=True)
             raise
 
+    def _remove_stale_temporaries(self) -> None:
+        """A ``.graph-*.tmp`` untouched for an hour is what a killed ingest left; nothing else writes one that long."""
+        cutoff = time.time() - 3600
+        for tmp in self.data_dir.glob(".graph-*.tmp"):
+            try:
+                if tmp.stat().st_mtime < cutoff:
+                    tmp.unlink()
+            except FileNotFoundError:
+                pass
+
     def check(self) -> None:
-        _ = self.graph
+        self._current(force=True)
+
+    @contextmanager
+    def writer_lock(self) -> Iterator[None]:
+        """An exclusive lock on ``.ingest.lock`` for a whole ingest: a second ingest waits, then reads fresh."""
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        with (self.data_dir / ".ingest.lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                self._current(force=True)  # what the ingest before this one wrote
+                yield
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
 
     # -- helpers -------------------------------------------------------------------------
     def _nodes(self, kind: str):
@@ -175,7 +212,7 @@ class EmbeddedStore(Store):
 
     def apply(self, batch: GraphBatch) -> None:
         base_version = self._version
-        g = self.graph.copy()
+        g = self._current(force=True).copy()
         if self._version != base_version:
             raise StoreError(f"{self.path} changed while this ingest ran (another ingest?); run it again")
         for p in batch.papers:
@@ -216,7 +253,12 @@ class EmbeddedStore(Store):
         self._graph, self._version, self._derived = g, self._file_version(), {}
 
     # -- reading ---------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Look at the file now (the API does this once per request; reads in between use the graph in memory)."""
+        self._current(force=True)
+
     def stats(self) -> Stats:
+        self.refresh()
         def count() -> Stats:
             kinds = Counter(d["kind"] for _, d in self.graph.nodes(data=True))
             types = Counter(d["type"] for _, _, d in self.graph.edges(data=True))

@@ -41,6 +41,16 @@ def test_start_stop_twice_and_recovery(server_dir, extractor):
     assert uri == f"bolt://127.0.0.1:{port}"
     again = kg("neo4j", "start", "--port", port, "--data", str(server_dir))
     assert again.returncode == 0 and again.stdout.strip().splitlines()[-1] == uri and "already running" in again.stderr
+    # Asking for another port on a folder whose server runs gives the URI of the server that runs.
+    other_port = kg("neo4j", "start", "--port", str(free_port()), "--data", str(server_dir))
+    assert other_port.returncode == 0 and other_port.stdout.strip().splitlines()[-1] == uri
+    # stop and status say which folder they looked at, and what runs elsewhere.
+    elsewhere = server_dir.parent / "no-server-here"
+    wrong = kg("neo4j", "stop", "--data", str(elsewhere))
+    assert wrong.returncode == 0 and f"not running on data folder {elsewhere}" in wrong.stdout
+    assert f"port {port}" in wrong.stdout and str(server_dir) in wrong.stdout
+    status = kg("neo4j", "status", "--data", str(server_dir))
+    assert f"running on data folder {server_dir}" in status.stdout and uri in status.stdout
 
     assert kg("migrate", env=dict(os.environ, NEO4J_URI=uri)).returncode == 0
     settings = Settings(NEO4J_URI=uri)

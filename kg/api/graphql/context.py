@@ -6,6 +6,7 @@ from strawberry.fastapi import BaseContext
 from strawberry.types import Info as _Info
 
 from kg.api.graphql.loaders import Loaders
+from kg.errors import KGError
 from kg.service import KGService
 
 __all__ = ["Context", "Info"]
@@ -16,6 +17,10 @@ class Context(BaseContext):
         super().__init__()
         self.service = service
         self.loaders = Loaders.create(service)
+        try:
+            service.refresh()  # one look at the store per request
+        except KGError:
+            pass  # the fields that need the store report it, as GraphQL errors
 
 
 Info = _Info[Context, None]

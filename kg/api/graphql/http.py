@@ -14,6 +14,7 @@ from contextvars import ContextVar
 
 from fastapi import Request, Response
 from graphql import ExecutionResult
+from cross_web import HTTPException  # the exception strawberry's views turn into a plain HTTP error
 from strawberry.fastapi import GraphQLRouter
 from strawberry.http import GraphQLHTTPResponse
 
@@ -58,6 +59,13 @@ def _failed_before_execution(result: ExecutionResult) -> bool:
 
 class KGGraphQLRouter(GraphQLRouter):
     """strawberry's router, answering ``application/graphql-response+json`` clients as the spec asks."""
+
+    def decode_json(self, data: str | bytes) -> object:
+        """A request body (and GET ``variables``/``extensions``) must be a JSON object: anything else is a 400."""
+        value = super().decode_json(data)
+        if not isinstance(value, dict):
+            raise HTTPException(400, f"expected a JSON object, got {type(value).__name__ if value is not None else 'null'}")
+        return value
 
     async def process_result(self, request: Request, result: ExecutionResult) -> GraphQLHTTPResponse:
         response = await super().process_result(request, result)

@@ -62,7 +62,8 @@ def decode_cursor(cursor: str) -> int:
         if offset < 0:
             raise ValueError
     except (ValueError, binascii.Error, UnicodeError):
-        raise InvalidArgument(f"malformed cursor {cursor!r}: pass an endCursor or edge cursor from an earlier page") from None
+        shown = cursor if len(cursor) <= 40 else f"{cursor[:40]}… ({len(cursor)} characters)"
+        raise InvalidArgument(f"malformed cursor {shown!r}: pass an endCursor or edge cursor from an earlier page") from None
     return offset
 
 

@@ -31,14 +31,11 @@ class Migration:
 
 
 def default_migrations_dir() -> Path:
-    """$KG_MIGRATIONS_DIR, else the checkout's migrations/ (editable install), else ./migrations."""
+    """$KG_MIGRATIONS_DIR, else the migrations kg ships (``kg/store/neo4j/migrations``; ``migrations/`` in a checkout links there)."""
     from kg.config import get_settings
 
     configured = get_settings().migrations_dir
-    if configured is not None:
-        return configured
-    beside_package = Path(__file__).resolve().parents[3] / "migrations"
-    return beside_package if beside_package.is_dir() else Path.cwd() / "migrations"
+    return configured if configured is not None else Path(__file__).resolve().parent / "migrations"
 
 
 def _statements(text: str) -> tuple[str, ...]:

@@ -117,20 +117,33 @@ class LocalNeo4j:
         return lib
 
     # -- running ----------------------------------------------------------------------------
-    def running_pid(self) -> int | None:
+    def running(self) -> tuple[int, int] | None:
+        """(pid, port) of the server running on this data folder, if one does."""
         if not self.pid_file.exists():
             return None
         try:
-            pid = int(self.pid_file.read_text().split()[0])
+            fields = self.pid_file.read_text().split()
+            pid, port = int(fields[0]), int(fields[1]) if len(fields) > 1 else self.port
         except (ValueError, IndexError):
             return None
-        return pid if _alive(pid) else None
+        return (pid, port) if _alive(pid) else None
+
+    def running_pid(self) -> int | None:
+        found = self.running()
+        return found[0] if found else None
+
+    @property
+    def registry(self) -> Path:
+        """One file per server kg started (any data folder), so `kg neo4j status` can list them."""
+        return self.cache_dir.parent / "servers"
 
     def start(self, *, timeout: float = 180, say=print) -> str:
-        pid = self.running_pid()
-        if pid is not None:
-            say(f"Neo4j is already running (pid {pid}, data {self.data_dir})")
-            return self.uri
+        found = self.running()
+        if found is not None:
+            pid, port = found
+            note = f"; not on {self.port}: its URI is the one below" if port != self.port else ""
+            say(f"Neo4j is already running on this data folder (pid {pid}, port {port}, data {self.data_dir}){note}")
+            return f"bolt://127.0.0.1:{port}"
         if _answers(self.port):
             raise ServerError(f"port {self.port} is already taken by another program; choose another with --port")
         lib = self.fetch(say=say)
@@ -141,6 +154,8 @@ class LocalNeo4j:
         with self.log_file.open("ab") as log:
             proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
         self.pid_file.write_text(f"{proc.pid} {self.port}\n")
+        self.registry.mkdir(parents=True, exist_ok=True)
+        (self.registry / str(proc.pid)).write_text(f"{self.port} {self.data_dir.resolve()}\n")
         say(f"starting Neo4j {NEO4J_VERSION} (pid {proc.pid}, log {self.log_file})")
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -171,7 +186,9 @@ class LocalNeo4j:
         pid = self.running_pid()
         if pid is None:
             self.pid_file.unlink(missing_ok=True)
-            say("Neo4j is not running")
+            others = [s for s in running_servers(self.registry) if s[2] != self.data_dir.resolve()]
+            hint = "; running elsewhere: " + ", ".join(f"port {p} (data {d}; stop it with --data {d})" for _, p, d in others) if others else ""
+            say(f"Neo4j is not running on data folder {self.data_dir}{hint}")
             return False
         os.kill(pid, signal.SIGTERM)
         deadline = time.monotonic() + timeout
@@ -180,5 +197,22 @@ class LocalNeo4j:
         if _alive(pid):
             os.kill(pid, signal.SIGKILL)
         self.pid_file.unlink(missing_ok=True)
-        say(f"stopped Neo4j (pid {pid})")
+        (self.registry / str(pid)).unlink(missing_ok=True)
+        say(f"stopped Neo4j (pid {pid}, data {self.data_dir})")
         return True
+
+
+def running_servers(registry: Path) -> list[tuple[int, int, Path]]:
+    """(pid, port, data folder) of every server kg started that still runs; stale entries are dropped."""
+    found = []
+    for entry in sorted(registry.glob("*")) if registry.is_dir() else ():
+        try:
+            pid = int(entry.name)
+            port, data = entry.read_text().strip().split(" ", 1)
+        except (ValueError, OSError):
+            continue
+        if _alive(pid):
+            found.append((pid, int(port), Path(data)))
+        else:
+            entry.unlink(missing_ok=True)
+    return found

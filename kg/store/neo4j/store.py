@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from collections import defaultdict
 from collections.abc import Sequence
 
@@ -49,6 +50,9 @@ def _area(d: dict) -> ResearchArea:
     return ResearchArea(d["path"], d["name"], d.get("parent"))
 
 
+FAIL_FAST_SECONDS = 2.0
+
+
 def _chunks(rows: list, size: int):
     for i in range(0, len(rows), size):
         yield rows[i : i + size]
@@ -64,14 +68,15 @@ class Neo4jStore(Store):
         self.database = database
         self.batch_size = batch_size
         self.queries_run = 0  # Cypher statements sent, for measurements
+        self._unreachable_until = 0.0  # after a failed connection, reads fail fast until then
 
     @classmethod
     def from_settings(cls, settings: Settings) -> "Neo4jStore":
         driver = GraphDatabase.driver(
             settings.neo4j_uri,
             auth=(settings.neo4j_username, settings.neo4j_password),
-            connection_timeout=5,
-            max_transaction_retry_time=5,
+            connection_timeout=2,
+            max_transaction_retry_time=2,
             notifications_min_severity="OFF",
         )
         return cls(driver, database=settings.neo4j_database, batch_size=settings.neo4j_batch_size)
@@ -81,10 +86,14 @@ class Neo4jStore(Store):
 
     # -- running Cypher -------------------------------------------------------------------
     def _read(self, cypher: str, /, **params) -> list[neo4j.Record]:
+        if time.monotonic() < self._unreachable_until:
+            # Fail fast while Neo4j is down: one probe per FAIL_FAST_SECONDS, not a connection timeout per request.
+            raise StoreUnavailable("Neo4j is unreachable (the last attempt failed moments ago)")
         self.queries_run += 1
         try:
             records, _, _ = self.driver.execute_query(cypher, params, database_=self.database, routing_=RoutingControl.READ)
         except (ServiceUnavailable, SessionExpired, OSError) as exc:
+            self._unreachable_until = time.monotonic() + FAIL_FAST_SECONDS
             raise StoreUnavailable(f"Neo4j is unreachable: {exc}") from exc
         except (Neo4jError, DriverError) as exc:
             log.error("Cypher failed: %s\nquery: %s\nparameters: %r", exc, cypher, params)
@@ -95,9 +104,11 @@ class Neo4jStore(Store):
         try:
             self.driver.verify_connectivity()
         except (ServiceUnavailable, SessionExpired, OSError) as exc:
+            self._unreachable_until = time.monotonic() + FAIL_FAST_SECONDS
             raise StoreUnavailable(f"Neo4j is unreachable: {exc}") from exc
         except (Neo4jError, DriverError) as exc:
             raise StoreError(f"Neo4j refused the connection: {exc}") from exc
+        self._unreachable_until = 0.0
         ensure_current(self.driver, self.database)
 
     # -- writing ----------------------------------------------------------------------------

@@ -36,7 +36,7 @@ def test_wrong_json_names_file_and_line(tmp_path):
 
 @pytest.mark.parametrize(
     ("change", "field"),
-    [({"abstract": ""}, "abstract"), ({"authors": "Ada"}, "authors"), ({"year": "2024"}, "year"), ({"title": 3}, "title")],
+    [({"abstract": "", "title": ""}, "abstract"), ({"abstract": 5}, "abstract"), ({"authors": "Ada"}, "authors"), ({"year": "2024"}, "year"), ({"title": 3}, "title")],
 )
 def test_bad_field_is_named(tmp_path, change, field):
     path = write(tmp_path, [json.dumps(dict(GOOD, **change))])

@@ -1,0 +1,159 @@
+"""Limits on what one GraphQL operation may ask for: cost, aliases, tokens, one operation at a time.
+
+The cost of an operation is an upper bound on the objects it can return, in
+the manner of graphql-armor's cost limit: every field costs 1, times the
+largest number of times it can be resolved. A list field multiplies what is
+below it by its size: ``first`` where the field takes one (the default page
+otherwise), and ``LIST_SIZE`` for plain lists (an author's papers, a paper's
+authors). The 93-byte ``papers(first:100){…authors{papers{authors{…}}}}``
+chain costs hundreds of millions and is refused before it runs; every example
+operation in ``graphql/operations/`` costs a few thousand.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from graphql import (
+    FieldNode,
+    FragmentSpreadNode,
+    GraphQLError,
+    GraphQLList,
+    GraphQLNonNull,
+    GraphQLObjectType,
+    InlineFragmentNode,
+    IntValueNode,
+    OperationDefinitionNode,
+    SelectionSetNode,
+    ValidationRule,
+    VariableNode,
+)
+from strawberry.extensions import MaxAliasesLimiter, MaxTokensLimiter, SchemaExtension
+
+from kg.api.graphql.pagination import DEFAULT_FIRST, MAX_FIRST
+
+__all__ = ["cost_limit_rule", "SingleOperation", "operation_cost", "limit_extensions", "LIST_SIZE"]
+
+LIST_SIZE = 10  # assumed length of a list field without `first` (a paper's authors, an author's papers)
+
+
+def _unwrap(type_):
+    while isinstance(type_, GraphQLNonNull):
+        type_ = type_.of_type
+    return type_
+
+
+def _multiplier(field: FieldNode, field_type, variables: dict) -> int:
+    """How many times the field's selection can be resolved per parent."""
+    inner = _unwrap(field_type)
+    first = None
+    for arg in field.arguments or ():
+        if arg.name.value == "first":
+            if isinstance(arg.value, IntValueNode):
+                first = int(arg.value.value)
+            elif isinstance(arg.value, VariableNode):
+                value = variables.get(arg.value.name.value)
+                first = value if isinstance(value, int) else MAX_FIRST  # unknown: the largest page
+    if isinstance(inner, GraphQLList):
+        return max(first if first is not None else LIST_SIZE, 1)
+    if isinstance(inner, GraphQLObjectType) and "edges" in inner.fields:  # a connection
+        return max(first if first is not None else DEFAULT_FIRST, 1)
+    return 1
+
+
+def _named(type_):
+    type_ = _unwrap(type_)
+    while isinstance(type_, GraphQLList):
+        type_ = _unwrap(type_.of_type)
+    return type_
+
+
+def operation_cost(schema, operation: OperationDefinitionNode, fragments: dict, variables: dict | None = None) -> int:
+    """Upper bound on the fields an operation resolves (see the module docstring)."""
+    variables = dict(variables or {})
+    for definition in operation.variable_definitions or ():  # `$n: Int = 10` counts as 10 when not given
+        name = definition.variable.name.value
+        if name not in variables and isinstance(definition.default_value, IntValueNode):
+            variables[name] = int(definition.default_value.value)
+    root = schema.query_type
+
+    def selection_cost(selection_set: SelectionSetNode | None, parent, seen: frozenset) -> int:
+        if selection_set is None or not isinstance(parent, GraphQLObjectType):
+            return 0
+        total = 0
+        for selection in selection_set.selections:
+            if isinstance(selection, FieldNode):
+                field = parent.fields.get(selection.name.value)
+                if field is None:
+                    continue  # validation reports unknown fields
+                below = selection_cost(selection.selection_set, _named(field.type), seen)
+                total += _multiplier(selection, field.type, variables) * (1 + below)
+            elif isinstance(selection, InlineFragmentNode):
+                total += selection_cost(selection.selection_set, parent, seen)
+            elif isinstance(selection, FragmentSpreadNode):
+                name = selection.name.value
+                fragment = fragments.get(name)
+                if fragment is not None and name not in seen:  # cycles are a validation error of their own
+                    total += selection_cost(fragment.selection_set, parent, seen | {name})
+        return total
+
+    return selection_cost(operation.selection_set, root, frozenset())
+
+
+def cost_limit_rule(max_cost: int, variables: dict | None = None) -> type[ValidationRule]:
+    class CostLimit(ValidationRule):
+        def enter_document(self, node, *_args):
+            fragments = {d.name.value: d for d in node.definitions if d.kind == "fragment_definition"}
+            schema = self.context.schema
+            for definition in node.definitions:
+                if isinstance(definition, OperationDefinitionNode):
+                    cost = operation_cost(schema, definition, fragments, variables)
+                    if cost > max_cost:
+                        self.report_error(
+                            GraphQLError(
+                                f"operation too expensive: it may resolve up to {cost:,} fields, the limit is {max_cost:,}; "
+                                "ask for smaller pages (`first`) or fewer nested lists",
+                                definition,
+                            )
+                        )
+
+    return CostLimit
+
+
+class SingleOperation(SchemaExtension):
+    """A document with several operations must say which one to run (`operationName`), and that one must exist.
+
+    Also adds the cost limit, which needs the request's variables.
+    """
+
+    def __init__(self, *, max_cost: int) -> None:
+        self.max_cost = max_cost
+
+    def on_operation(self):
+        ctx = self.execution_context
+        numbers = tuple(sorted((k, v) for k, v in (ctx.variables or {}).items() if isinstance(v, int)))
+        ctx.validation_rules = (*ctx.validation_rules, *_request_rules(ctx.operation_name, self.max_cost, numbers))
+        yield
+
+
+@lru_cache(maxsize=512)
+def _request_rules(name: str | None, max_cost: int, numbers: tuple) -> tuple[type[ValidationRule], ...]:
+    """The same rule classes for the same request shape, so strawberry's ValidationCache can hit."""
+
+    class OneOperation(ValidationRule):
+        def enter_document(self, node, *_args):
+            operations = [d for d in node.definitions if isinstance(d, OperationDefinitionNode)]
+            if len(operations) > 1 and not name:
+                self.report_error(GraphQLError("the document has several operations: say which one to run with `operationName`"))
+
+    return OneOperation, cost_limit_rule(max_cost, dict(numbers))
+
+
+def limit_extensions(*, max_cost: int, max_aliases: int, max_tokens: int) -> list:
+    """The schema extensions that refuse oversized operations, each with a message naming its limit."""
+    return [
+        lambda: SingleOperation(max_cost=max_cost),
+        lambda: MaxAliasesLimiter(max_alias_count=max_aliases),
+        lambda: MaxTokensLimiter(max_token_count=max_tokens),
+    ]
+

@@ -1,0 +1,77 @@
+"""Request guards in front of the API: trusted hosts, cross-site requests, body size.
+
+Binding to loopback is no defence against DNS rebinding (a page on evil.example
+whose name resolves to 127.0.0.1), so the ``Host`` header must name a trusted
+host (``KG_ALLOWED_HOSTS``; Starlette's ``TrustedHostMiddleware``). A browser
+request that another site started (``Sec-Fetch-Site: cross-site``) is refused,
+whatever its method, so a cross-site ``GET /graphql?query=`` runs nothing.
+Bodies above ``KG_MAX_BODY_BYTES`` get 413 before they are parsed.
+"""
+
+from __future__ import annotations
+
+from starlette.responses import PlainTextResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+__all__ = ["RequestGuard", "public_message"]
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class RequestGuard:
+    """Pure ASGI middleware (no per-request task or copy of the body)."""
+
+    def __init__(self, app: ASGIApp, *, max_body_bytes: int) -> None:
+        self.app = app
+        self.max_body_bytes = max_body_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
+        if headers.get("sec-fetch-site") == "cross-site":
+            await PlainTextResponse("cross-site requests are refused", status_code=403)(scope, receive, send)
+            return
+        length = headers.get("content-length")
+        if length is not None and length.isdigit() and int(length) > self.max_body_bytes:
+            await self._too_large(scope, receive, send)
+            return
+        seen = 0
+        started = False
+
+        async def counting_receive() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_body_bytes:
+                    raise _TooLarge
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counting_receive, tracking_send)
+        except _TooLarge:
+            if started:
+                raise
+            await self._too_large(scope, receive, send)
+
+    async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = PlainTextResponse(f"request body larger than {self.max_body_bytes} bytes (KG_MAX_BODY_BYTES)", status_code=413)
+        await response(scope, receive, send)
+
+
+def public_message(exc: Exception) -> str:
+    """What a client may read about a store error: never a path on the server."""
+    from kg.errors import MigrationError, StoreError, StoreUnavailable
+
+    if isinstance(exc, StoreError) and not isinstance(exc, (StoreUnavailable, MigrationError)):
+        return "the store cannot be read; the server log says why"
+    return str(exc)

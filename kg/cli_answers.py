@@ -1,0 +1,164 @@
+"""Answers without a server or GraphQL: kg search | paper | related | author | concept | path.
+
+Each command reads the store the settings name (embedded or Neo4j) through the
+service, prints a readable table, or with ``--json`` one JSON document.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import asdict, is_dataclass
+
+import click
+
+from kg.config import get_settings
+from kg.errors import KGError
+
+__all__ = ["COMMANDS"]
+
+_json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+_first_option = click.option("--first", default=10, show_default=True, type=click.IntRange(1, 100), help="How many to list.")
+
+
+def _with_service(fn: Callable):
+    from kg.service import KGService
+    from kg.store import open_store
+
+    settings = get_settings()
+    service = KGService(open_store(settings), settings)
+    try:
+        return fn(service)
+    finally:
+        service.close()
+
+
+def _emit(as_json: bool, data: dict, lines: list[str]) -> None:
+    if as_json:
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=lambda o: asdict(o) if is_dataclass(o) else str(o)))
+    else:
+        for line in lines:
+            click.echo(line)
+
+
+def _table(rows: list[tuple], headers: tuple[str, ...]) -> list[str]:
+    if not rows:
+        return ["  (none)"]
+    cells = [tuple(str(c) for c in row) for row in rows]
+    widths = [max(len(h), *(len(r[i]) for r in cells)) for i, h in enumerate(headers)]
+    out = ["  " + "  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip()]
+    out += ["  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
+    return out
+
+
+@click.command()
+@click.argument("text")
+@_first_option
+@_json_option
+def search(text: str, first: int, as_json: bool) -> None:
+    """Papers whose title or abstract match TEXT, best first."""
+    hits = _with_service(lambda s: s.search(text, first))
+    rows = [(f"{score:.2f}", p.id, p.year or "", p.label) for p, score in hits]
+    _emit(as_json, {"query": text, "hits": [{"score": round(sc, 4), "paper": p} for p, sc in hits]},
+          [f"{len(hits)} paper(s) for {text!r}:", *_table(rows, ("score", "id", "year", "title"))])
+
+
+@click.command()
+@click.argument("paper_id")
+@_json_option
+def paper(paper_id: str, as_json: bool) -> None:
+    """One paper: title, venue, authors, areas and key concepts."""
+    card = _with_service(lambda s: s.paper_card(paper_id))
+    if card is None:
+        raise KGError(f"no paper with id {paper_id!r}; find ids with: kg search WORDS")
+    p = card.paper
+    lines = [p.title or p.label, f"  id {p.id}" + (f"  ·  {p.venue}" if p.venue else "") + (f"  ·  {p.year}" if p.year else ""),
+             "  authors: " + ", ".join(a.name for a in card.authors) + (" et al." if p.authors_truncated else ""),
+             "  areas: " + (", ".join(a.path for a in card.areas) or "(none)"),
+             "  concepts: " + ", ".join(c.name for c in card.concepts)]
+    _emit(as_json, asdict(card), lines)
+
+
+@click.command()
+@click.argument("paper_id")
+@_first_option
+@_json_option
+def related(paper_id: str, first: int, as_json: bool) -> None:
+    """Papers linked to PAPER_ID by shared concepts, strongest first, with the concepts they share."""
+    found = _with_service(lambda s: s.related(paper_id, first))
+    if found is None:
+        raise KGError(f"no paper with id {paper_id!r}; find ids with: kg search WORDS")
+    rows = [(f"{r.score:.2f}", r.paper.id, r.paper.label[:70], ", ".join(c.name for c in r.shared[:4])) for r in found]
+    _emit(as_json, {"paper": paper_id, "related": found}, [*_table(rows, ("score", "id", "title", "shared concepts"))])
+
+
+@click.command()
+@click.argument("name")
+@_first_option
+@_json_option
+def author(name: str, first: int, as_json: bool) -> None:
+    """An author's papers and co-authors; close matches when NAME is not exact."""
+    card = _with_service(lambda s: s.author_card(name, first))
+    if card.author is None:
+        suggestions = [a.name for a in card.suggestions]
+        message = f"no author named {name!r}" + (f"; are you looking for: {', '.join(suggestions)}?" if suggestions else "")
+        if as_json:
+            _emit(True, {"author": None, "suggestions": suggestions}, [])
+            raise SystemExit(1)
+        raise KGError(message)
+    a = card.author
+    lines = [f"{a.name}  ({card.paper_count} papers)", "papers:", *_table([(p.year or "", p.id, p.label[:80]) for p in card.papers], ("year", "id", "title")),
+             "co-authors:", *_table([(c.joint_papers, c.name) for c in card.coauthors], ("joint papers", "name"))]
+    _emit(as_json, asdict(card), lines)
+
+
+@click.command()
+@click.argument("name")
+@_first_option
+@_json_option
+def concept(name: str, first: int, as_json: bool) -> None:
+    """A concept (by name or alias): aliases, broader concept, its papers and related concepts."""
+    card = _with_service(lambda s: s.concept_card(name, first))
+    if card is None:
+        raise KGError(f"no concept named {name!r}; try: kg search {name!r}")
+    c = card.concept
+    lines = [f"{c.name}  ({card.paper_count} papers)", "  aliases: " + (", ".join(c.aliases) or "(none)"),
+             "  broader: " + (card.broader or "(none)"), "papers (most about it first):",
+             *_table([(p.year or "", p.id, p.label[:80]) for p in card.papers], ("year", "id", "title")),
+             "related concepts:", *_table([(r.shared_papers, r.name) for r in card.related], ("shared papers", "concept"))]
+    _emit(as_json, asdict(card), lines)
+
+
+@click.command()
+@click.argument("source")
+@click.argument("target")
+@_json_option
+def path(source: str, target: str, as_json: bool) -> None:
+    """The shortest co-author path from SOURCE to TARGET (the one the API returns)."""
+    found = _with_service(lambda s: s.collaboration_path(source, target))
+    if found is None:
+        _emit(as_json, {"path": None}, [f"no co-author path from {source!r} to {target!r}"])
+        return
+    _emit(as_json, {"path": found}, [" → ".join(a.name for a in found), f"({len(found) - 1} step(s))"])
+
+
+@click.command()
+@click.option("--format", "fmt", type=click.Choice(["graphml", "gexf", "json", "csv"]), default="graphml", show_default=True)
+@click.option("--output", "-o", type=click.Path(dir_okay=False), required=True, help="File to write (csv: the edges; nodes beside it).")
+@click.option("--author", default=None, help="Only the co-author network around this author.")
+@click.option("--depth", default=1, show_default=True, type=int, help="Co-author steps from --author.")
+@click.option("--concept", default=None, help="Only this concept's papers, their authors and concepts, and the links among them.")
+def export(fmt: str, output: str, author: str | None, depth: int, concept: str | None) -> None:
+    """Write the graph, or a neighbourhood of it, for Gephi, Cytoscape or networkx."""
+    from pathlib import Path
+
+    from kg.export import write_graph
+
+    if author and concept:
+        raise KGError("give --author or --concept, not both")
+    graph = _with_service(lambda s: s.export_graph(author=author, depth=depth, concept=concept))
+    written = write_graph(graph, fmt, Path(output))
+    click.echo(f"{graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges -> {', '.join(map(str, written))}")
+
+
+COMMANDS = [search, paper, related, author, concept, path, export]

@@ -1,0 +1,159 @@
+"""The graph, or a neighbourhood of it, as a networkx graph and as files Gephi, Cytoscape and networkx open.
+
+Node ids are ``kind:key`` (``paper:…``, ``author:wei lin``, ``concept:…``,
+``area:…``); every node has ``kind`` and ``label``. Edges have ``type``
+(AUTHORED, MENTIONS, IN_AREA, CO_AUTHORED with ``weight``, SHARES_CONCEPT with
+``weight`` and ``concepts``). Undirected relations are stored once.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import networkx as nx
+
+from kg.models import Author, Concept, Paper, ResearchArea
+from kg.store.base import PaperFilter, Store
+
+__all__ = ["FORMATS", "whole_graph", "author_neighbourhood", "concept_neighbourhood", "write_graph"]
+
+FORMATS = ("graphml", "gexf", "json", "csv")
+_CHUNK = 500
+
+
+def _chunks(items: Sequence, size: int = _CHUNK) -> Iterable[Sequence]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
+
+
+def _all(page_fn) -> list:
+    items, offset = [], 0
+    while True:
+        page = page_fn(offset, 1000)
+        items.extend(page.items)
+        offset += len(page.items)
+        if not page.items or offset >= page.total:
+            return items
+
+
+def _add_paper(g: nx.DiGraph, p: Paper) -> None:
+    g.add_node(f"paper:{p.id}", kind="paper", label=p.label, title=p.title or "", year=p.year or 0, venue=p.venue or "")
+
+
+def _add_author(g: nx.DiGraph, a: Author) -> None:
+    g.add_node(f"author:{a.key}", kind="author", label=a.name)
+
+
+def _add_concept(g: nx.DiGraph, c: Concept) -> None:
+    g.add_node(f"concept:{c.key}", kind="concept", label=c.name, aliases="; ".join(c.aliases))
+
+
+def _add_area(g: nx.DiGraph, a: ResearchArea) -> None:
+    g.add_node(f"area:{a.path}", kind="area", label=a.path)
+
+
+def _paper_edges(store: Store, g: nx.DiGraph, ids: Sequence[str], *, related_within: set[str] | None) -> None:
+    """Authors, concepts, areas and shares-concept edges of the papers (related ones only among ``related_within``)."""
+    for chunk in _chunks(list(ids)):
+        for pid, authors, concepts, areas, related in zip(
+            chunk,
+            store.authors_of_papers(chunk),
+            store.concepts_of_papers(chunk),
+            store.areas_of_papers(chunk),
+            store.related_papers(chunk, 1000),
+            strict=True,
+        ):
+            for position, a in enumerate(authors):
+                _add_author(g, a)
+                g.add_edge(f"author:{a.key}", f"paper:{pid}", type="AUTHORED", position=position)
+            for c in concepts:
+                _add_concept(g, c)
+                g.add_edge(f"paper:{pid}", f"concept:{c.key}", type="MENTIONS")
+            for area in areas:
+                _add_area(g, area)
+                g.add_edge(f"paper:{pid}", f"area:{area.path}", type="IN_AREA")
+            for r in related:
+                other = r.paper_id
+                if (related_within is None or other in related_within) and pid < other:
+                    g.add_edge(f"paper:{pid}", f"paper:{other}", type="SHARES_CONCEPT", weight=r.score, concepts="; ".join(r.shared))
+
+
+def _coauthor_edges(store: Store, g: nx.DiGraph, keys: Sequence[str], within: set[str] | None = None) -> None:
+    for chunk in _chunks(list(keys)):
+        for key, coauthors in zip(chunk, store.coauthors_of(chunk), strict=True):
+            for c in coauthors:
+                if key < c.author_key and (within is None or c.author_key in within):
+                    g.add_edge(f"author:{key}", f"author:{c.author_key}", type="CO_AUTHORED", weight=c.joint_papers)
+
+
+def whole_graph(store: Store) -> nx.DiGraph:
+    """Every paper, author, concept and area, with every relation kg stores."""
+    g = nx.DiGraph()
+    papers = _all(lambda o, n: store.find_papers(PaperFilter(), o, n))
+    for p in papers:
+        _add_paper(g, p)
+    _paper_edges(store, g, [p.id for p in papers], related_within=None)
+    authors = _all(lambda o, n: store.find_authors(None, o, n))
+    for a in authors:
+        _add_author(g, a)
+    _coauthor_edges(store, g, [a.key for a in authors])
+    for c in _all(lambda o, n: store.find_concepts(None, o, n)):
+        _add_concept(g, c)
+    return g
+
+
+def author_neighbourhood(store: Store, key: str, depth: int) -> nx.DiGraph:
+    """The co-author network around an author (the API's ``network(depth)``)."""
+    network = store.coauthor_network(key, depth)
+    g = nx.DiGraph()
+    for a in network.nodes:
+        _add_author(g, a)
+    for source, target, weight in network.edges:
+        g.add_edge(f"author:{source}", f"author:{target}", type="CO_AUTHORED", weight=weight)
+    return g
+
+
+def concept_neighbourhood(store: Store, key: str) -> nx.DiGraph:
+    """A concept, the papers that mention it (with their authors and other concepts), and the shares-concept edges among them."""
+    g = nx.DiGraph()
+    papers = _all(lambda o, n: store.find_papers(PaperFilter(concept=key), o, n))
+    for p in papers:
+        _add_paper(g, p)
+    ids = [p.id for p in papers]
+    _paper_edges(store, g, ids, related_within=set(ids))
+    return g
+
+
+def _scalar(value):
+    return value if isinstance(value, (str, int, float, bool)) else ("" if value is None else str(value))
+
+
+def write_graph(g: nx.DiGraph, fmt: str, output: Path) -> list[Path]:
+    """Write ``g``; returns the files written (csv writes ``output`` as edges and ``*.nodes.csv`` beside it)."""
+    if fmt == "graphml":
+        nx.write_graphml(g, output)
+    elif fmt == "gexf":
+        nx.write_gexf(g, output)
+    elif fmt == "json":
+        output.write_text(json.dumps(nx.node_link_data(g, edges="edges"), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    elif fmt == "csv":
+        nodes = output.with_name(output.stem + ".nodes.csv")
+        keys = sorted({k for _, d in g.nodes(data=True) for k in d})
+        with nodes.open("w", newline="", encoding="utf-8") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(["id", *keys])
+            for n, d in g.nodes(data=True):
+                writer.writerow([n, *(_scalar(d.get(k)) for k in keys)])
+        edge_keys = sorted({k for _, _, d in g.edges(data=True) for k in d})
+        with output.open("w", newline="", encoding="utf-8") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(["source", "target", *edge_keys])
+            for u, v, d in g.edges(data=True):
+                writer.writerow([u, v, *(_scalar(d.get(k)) for k in edge_keys)])
+        return [output, nodes]
+    else:
+        raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    return [output]

@@ -1,0 +1,110 @@
+"""Hostile requests (issue 8's probe): each is refused with a clear message, fast, and leaks nothing."""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from kg.api.app import create_app
+from kg.config import Settings
+from kg.service import KGService
+from kg.store.embedded import EmbeddedStore
+
+CHAIN = "{papers(first:100){edges{node{authors{papers{authors{papers{authors{papers{abstract}}}}}}}}}}"
+
+
+def test_the_93_byte_chain_is_refused_before_it_runs(gql):
+    started = time.perf_counter()
+    [message] = gql.errors(CHAIN)
+    assert "too expensive" in message and "limit" in message
+    assert time.perf_counter() - started < 1
+
+
+def test_many_aliases_are_refused(gql):
+    query = "{" + " ".join(f"a{i}: stats {{ papers }}" for i in range(200)) + "}"
+    assert any("aliases" in m for m in gql.errors(query))
+
+
+def test_too_many_tokens_are_refused(gql):
+    query = "{ stats { " + " ".join(["papers"] * 6_000) + " } }"
+    assert any("token" in m.lower() for m in gql.errors(query))
+
+
+def test_the_example_operations_stay_within_the_limits(gql):
+    from helpers import ROOT
+
+    for path in sorted((ROOT / "graphql" / "operations").glob("*.graphql")):
+        response = gql.raw(path.read_text(encoding="utf-8"))
+        errors = response.json().get("errors") or []
+        assert not [e for e in errors if "too expensive" in e["message"] or "aliases" in e["message"]], path.name
+
+
+def test_a_body_that_is_not_an_object_is_a_400_not_a_500(gql):
+    for body in (b"null", b'"hello"', b"[1, 2]", b"42"):
+        response = gql.http.post("/graphql", content=body, headers={"content-type": "application/json"})
+        assert response.status_code == 400, (body, response.text)
+        assert "JSON object" in response.text
+
+
+def test_two_operations_need_an_operation_name(gql):
+    doc = "query A { stats { papers } } query B { stats { authors } }"
+    assert any("operationName" in m for m in gql.errors(doc))
+    response = gql.http.post("/graphql", json={"query": doc, "operationName": "B"})
+    assert response.json()["data"] == {"stats": {"authors": 206}}
+
+
+def test_a_malformed_cursor_is_not_echoed_whole(gql):
+    cursor = "x" * 50_000
+    [message] = gql.errors('query($c: String) { papers(after: $c) { totalCount } }', {"c": cursor})
+    assert "malformed cursor" in message and len(message) < 300
+
+
+def test_a_huge_body_is_refused(gql):
+    query = "{ stats { papers } }" + " " * 2_000_000
+    response = gql.http.post("/graphql", json={"query": query})
+    assert response.status_code == 413
+
+
+def test_an_unknown_host_is_refused(gql):
+    response = gql.http.post("/graphql", json={"query": "{ stats { papers } }"}, headers={"host": "evil.example"})
+    assert response.status_code == 400
+
+
+def test_a_cross_site_request_is_refused(gql):
+    response = gql.http.get("/graphql", params={"query": "{ stats { papers } }"}, headers={"sec-fetch-site": "cross-site"})
+    assert response.status_code == 403
+    same = gql.http.get("/graphql", params={"query": "{ stats { papers } }"}, headers={"sec-fetch-site": "same-origin"})
+    assert same.status_code == 200
+
+
+def test_an_unreadable_store_leaks_no_path(tmp_path):
+    data = tmp_path / "secret-place" / "kg-data"
+    data.mkdir(parents=True)
+    (data / "graph.json.gz").write_bytes(b"not gzip at all")
+    settings = Settings(KG_DATA_DIR=data)
+    with TestClient(create_app(KGService(EmbeddedStore(data), settings))) as client:
+        health = client.get("/healthz")
+        body = client.post("/graphql", json={"query": "{ stats { papers } }"}).text
+    assert health.status_code == 503
+    for text in (health.text, body):
+        assert "secret-place" not in text and str(Path(tmp_path)) not in text
+
+
+def test_validation_errors_log_no_traceback(gql, caplog):
+    with caplog.at_level(logging.DEBUG):
+        gql.errors("{ nope }")
+    assert not [r for r in caplog.records if r.exc_info and "nope" in r.getMessage()]
+    assert "Traceback" not in caplog.text
+
+
+@pytest.mark.parametrize("words", [2_000])
+def test_a_long_text_filter_is_refused_on_both_stores_alike(gql, words):
+    text = " ".join(f"w{i}" for i in range(words))
+    [message] = gql.errors('query($t: String) { papers(filter: {text: $t}) { totalCount } }', {"t": text})
+    assert "words" in message
+    [message] = gql.errors('query($t: String!) { search(query: $t) { score } }', {"t": text})
+    assert "words" in message

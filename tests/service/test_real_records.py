@@ -1,0 +1,143 @@
+"""Records as real files bring them (issue 10): gzip, title-only, bad records, huge bylines, hostile input."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from kg.config import Settings
+from kg.errors import ReaderError
+from kg.service import KGService
+from kg.store.embedded import EmbeddedStore
+
+
+def write_jsonl(path, rows, *, raw_lines=()):
+    text = "".join(json.dumps(r) + "\n" for r in rows) + "".join(line + "\n" for line in raw_lines)
+    if path.suffix == ".gz":
+        with gzip.open(path, "wt", encoding="utf-8") as handle:
+            handle.write(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def paper(i, **fields):
+    row = {"id": f"p{i}", "title": f"Paper {i} on graph neural networks", "authors": [f"Author {i}", "Shared Person"],
+           "abstract": f"We study graph neural networks for molecule number {i}. Message passing helps.", "keywords": []}
+    return row | fields
+
+
+def test_gzip_and_json_files_are_json_lines(service, tmp_path):
+    write_jsonl(tmp_path / "a.jsonl.gz", [paper(1), paper(2)])
+    write_jsonl(tmp_path / "b.json", [paper(3)])
+    summary = service.ingest([tmp_path])
+    assert summary.papers_added == 3 and summary.files == 2
+
+
+def test_a_title_only_record_is_a_paper_with_concepts(service, tmp_path):
+    write_jsonl(tmp_path / "t.jsonl", [paper(1, abstract=None, title="Sharpness-aware minimization for vision transformers")])
+    assert service.ingest([tmp_path / "t.jsonl"]).papers_added == 1
+    [found] = service.store.papers_by_ids(["p1"])
+    assert found.label == "Sharpness-aware minimization for vision transformers" and found.abstract == ""
+    [concepts] = service.store.concepts_of_papers(["p1"])
+    assert {"sharpness aware minimization", "vision transformer"} <= {c.key for c in concepts}
+
+
+def test_title_only_records_without_ids_stay_apart(service, tmp_path):
+    rows = [{"title": "One title", "authors": ["A B"]}, {"title": "Another title", "authors": ["C D"]}]
+    write_jsonl(tmp_path / "t.jsonl", rows)
+    assert service.ingest([tmp_path / "t.jsonl"]).papers_added == 2
+
+
+def test_a_bad_record_fails_the_ingest_and_writes_nothing(service, tmp_path):
+    write_jsonl(tmp_path / "bad.jsonl", [paper(1), paper(2, authors="Ann, Bo")])
+    with pytest.raises(ReaderError, match=r"bad.jsonl:2: field 'authors'"):
+        service.ingest([tmp_path / "bad.jsonl"])
+    assert service.stats().papers == 0
+
+
+def test_skip_invalid_counts_names_and_keeps_the_rest(tmp_path):
+    data = write_jsonl(tmp_path / "mixed.jsonl", [paper(1), paper(2, authors="Ann, Bo"), paper(3)], raw_lines=["{not json", "[1, 2]"])
+    rejects = tmp_path / "rejects.jsonl"
+    env = dict(os.environ, KG_DATA_DIR=str(tmp_path / "store"), KG_WORKERS="1")
+    env.pop("NEO4J_URI", None)
+    done = subprocess.run([sys.executable, "-m", "kg.cli", "ingest", str(data), "--skip-invalid", "--rejects", str(rejects)],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "papers: +2 new" in done.stdout
+    assert "skipped 3 invalid record(s)" in done.stderr and "mixed.jsonl:2: field 'authors'" in done.stderr
+    rows = [json.loads(line) for line in rejects.read_text().splitlines()]
+    assert [r["line"] for r in rows] == [2, 4, 5] and rows[1]["text"] == "{not json"
+
+
+def test_a_5000_author_byline_links_every_author_but_adds_no_pairs(service, tmp_path):
+    authors = [f"Member {i:04d}" for i in range(5000)]
+    write_jsonl(tmp_path / "big.jsonl", [paper(1, authors=authors), paper(2, authors=["Member 0001", "Member 0002"])])
+    service.ingest([tmp_path / "big.jsonl"])
+    [byline] = service.store.authors_of_papers(["p1"])
+    assert len(byline) == 5000 and byline[0].name == "Member 0000"
+    assert service.stats().coauthor_edges == 1  # only the two-author paper's pair
+
+
+def test_control_characters_never_reach_the_graph(service, tmp_path):
+    write_jsonl(tmp_path / "c.jsonl", [paper(1, authors=["Wei\u0000 Lin\u001b", "Bo\u0007 Chen"], keywords=["graph\u0000 learning"])])
+    service.ingest([tmp_path / "c.jsonl"])
+    names = [a.name for a in service.store.authors_of_papers(["p1"])[0]]
+    assert names == ["Wei Lin", "Bo Chen"]
+    keys = {c.key for c in service.store.concepts_of_papers(["p1"])[0]}
+    assert "graph learning" in keys and not any("\x00" in k for k in keys)
+
+
+def test_a_huge_abstract_and_deep_nesting_get_a_rule_and_an_error(service, tmp_path):
+    write_jsonl(tmp_path / "huge.jsonl", [paper(1, abstract="Graph neural networks help. " * 40_000)])  # 1.1 M characters
+    assert service.ingest([tmp_path / "huge.jsonl"]).papers_added == 1
+    write_jsonl(tmp_path / "deep.jsonl", [], raw_lines=["[" * 100_000])
+    with pytest.raises(ReaderError, match=r"deep.jsonl:1: invalid JSON: nested too deeply"):
+        service.ingest([tmp_path / "deep.jsonl"])
+
+
+def test_an_empty_file_rewrites_nothing(service, tmp_path):
+    service.ingest([write_jsonl(tmp_path / "one.jsonl", [paper(1)])])
+    store_file = service.store.path
+    before = store_file.stat().st_mtime_ns
+    time.sleep(0.01)
+    summary = service.ingest([write_jsonl(tmp_path / "empty.jsonl", [])])
+    assert summary.papers_added == 0 and store_file.stat().st_mtime_ns == before
+
+
+def test_a_stale_temporary_file_is_removed_by_the_next_write(service, tmp_path):
+    service.ingest([write_jsonl(tmp_path / "one.jsonl", [paper(1)])])
+    stale = service.store.data_dir / ".graph-killed.tmp"
+    stale.write_bytes(b"half a graph")
+    os.utime(stale, (time.time() - 7200, time.time() - 7200))
+    service.ingest([write_jsonl(tmp_path / "two.jsonl", [paper(2)])])
+    assert not stale.exists()
+
+
+def test_two_ingests_at_once_give_the_one_after_the_other_result(tmp_path, extractor):
+    first = write_jsonl(tmp_path / "first.jsonl", [paper(i) for i in range(1, 6)])
+    second = write_jsonl(tmp_path / "second.jsonl", [paper(i) for i in range(4, 9)])
+    results = {}
+    for name, order in (("sequential", "seq"), ("concurrent", "par")):
+        settings = Settings(KG_DATA_DIR=tmp_path / name)
+        services = [KGService(EmbeddedStore(settings.data_dir), settings, extractor=extractor) for _ in range(2)]
+        if order == "seq":
+            services[0].ingest([first])
+            services[1].ingest([second])
+        else:
+            threads = [threading.Thread(target=s.ingest, args=([f],)) for s, f in zip(services, (first, second))]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+        store = EmbeddedStore(settings.data_dir)
+        results[name] = (store.stats(), sorted((c.author_key, c.joint_papers) for c in store.coauthors_of(["shared person"])[0]))
+    assert results["concurrent"] == results["sequential"]
+    assert results["sequential"][0].papers == 8
