@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -43,6 +44,8 @@ class _Group(click.Group):
 @click.version_option(package_name="kg")
 def main() -> None:
     """A knowledge graph of research literature."""
+    # The Neo4j driver logs each connection retry; kg says once, clearly, what is wrong.
+    logging.getLogger("neo4j").setLevel(logging.ERROR)
 
 
 @main.command()
@@ -96,6 +99,7 @@ def stats() -> None:
     """Counts of nodes and edges in the store."""
     service = _service()
     try:
+        service.store.check()  # fails at once, with one message, when the store cannot be reached
         s = service.stats()
     finally:
         service.store.close()

@@ -36,6 +36,8 @@ class SourceRecord:
     venue: str | None = None
     year: int | None = None
     authors_truncated: bool = False
+    doi: str | None = None  # normalised (lower case, no resolver prefix)
+    arxiv_id: str | None = None  # without version
 
 
 @dataclass(frozen=True, slots=True)

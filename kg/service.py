@@ -6,16 +6,19 @@ import difflib
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 from pathlib import Path
 
 from kg.config import Settings
 from kg.errors import InvalidArgument
-from kg.extract.pipeline import ConceptExtractor, DocumentInput, ExtractedConcept
 from kg.graph.build import build_batch, merge_records, shared_concept_edges
 from kg.graph.identity import author_key
 from kg.models import Author, Concept, Page, Paper, ResearchArea, SourceRecord, Stats
 from kg.readers import OnError, expand_paths, read_path
 from kg.store.base import Network, PaperFilter, Store
+
+if TYPE_CHECKING:  # spaCy loads only when something is extracted: `kg stats` and reads stay fast
+    from kg.extract.pipeline import ConceptExtractor, DocumentInput, ExtractedConcept
 
 __all__ = ["KGService", "IngestSummary", "PaperQuery"]
 
@@ -129,8 +132,10 @@ class KGService:
         self.close()
 
     @property
-    def extractor(self) -> ConceptExtractor:
+    def extractor(self) -> "ConceptExtractor":
         if self._extractor is None:
+            from kg.extract.pipeline import ConceptExtractor
+
             self._extractor = ConceptExtractor.load(
                 model=self.settings.spacy_model,
                 ranker=self.settings.concept_model,
@@ -145,7 +150,7 @@ class KGService:
         files = expand_paths(paths)
         return len(files), [r for f in files for r in read_path(f, on_error)]
 
-    def extract(self, documents: Sequence[DocumentInput], progress: Progress = _no_progress) -> list[list[ExtractedConcept]]:
+    def extract(self, documents: Sequence["DocumentInput"], progress: Progress = _no_progress) -> list[list["ExtractedConcept"]]:
         return self.extractor.extract(documents, progress=progress)
 
     def ingest(
@@ -157,6 +162,8 @@ class KGService:
         at once give what one after the other gives. With ``on_error``, bad records are
         handed to it and the rest is ingested.
         """
+        from kg.extract.pipeline import DocumentInput
+
         started = time.perf_counter()
         self.store.check()
         n_files, records = self.read(paths, on_error)

@@ -280,7 +280,11 @@ class ConceptExtractor:
                 occurrences.append(Occurrence(o.key, core, o.position, "phrase"))
         return occurrences
 
-    def candidate_features(self, key: str, s: CandidateStats, n_tokens: int, n_title: int, ranker: Ranker | None) -> list[float]:
+    def candidate_features(
+        self, key: str, s: CandidateStats, n_tokens: int, n_title: int, priors: tuple[dict, dict]
+    ) -> list[float]:
+        """The ranker's features of one candidate; ``priors`` are (per phrase, per head word) keyword counts."""
+        prior, head_prior = priors
         return features(
             key,
             s,
@@ -288,8 +292,8 @@ class ConceptExtractor:
             n_title=n_title,
             specificity=self.background.specificity(key),
             df_ratio=self.background.ratio(key),
-            prior=ranker.prior.get(key) if ranker is not None else None,
-            head_prior=ranker.head_prior.get(head_word(key)) if ranker is not None else None,
+            prior=prior.get(key),
+            head_prior=head_prior.get(head_word(key)),
         )
 
     def _rank(
@@ -310,7 +314,7 @@ class ConceptExtractor:
             ratio = self.background.ratio(key)
             if ratio > MAX_DF_RATIO or (ratio > MAX_WORD_DF_RATIO and " " not in key and s.entry is None):
                 continue
-            x = self.candidate_features(key, s, cand.n_tokens, n_title, ranker)
+            x = self.candidate_features(key, s, cand.n_tokens, n_title, (ranker.prior, ranker.head_prior))
             scored.append((round(ranker.score(x), 4), key, s))
         scored.sort(key=lambda x: (-x[0], x[1]))
         chosen = scored[: self.top_n]

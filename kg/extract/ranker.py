@@ -17,8 +17,9 @@ from importlib import resources
 from pathlib import Path
 
 from kg.errors import ExtractionError
+from kg.extract.candidates import GENERIC_HEADS
 
-__all__ = ["FEATURES", "CandidateStats", "Ranker", "load_ranker", "features", "head_word"]
+__all__ = ["FEATURES", "CandidateStats", "Ranker", "load_ranker", "features", "head_word", "shipped_model_path"]
 
 RANKER_VERSION = 1
 
@@ -107,9 +108,6 @@ class Ranker:
         )
 
 
-_GENERIC_HEADS: frozenset[str] | None = None
-
-
 def head_word(key: str) -> str:
     """The last word of a concept key: 'graph neural network' -> 'network'."""
     return key.rsplit(" ", 1)[-1]
@@ -118,11 +116,6 @@ def head_word(key: str) -> str:
 def features(key: str, s: CandidateStats, *, n_tokens: int, n_title: int, specificity: float, df_ratio: float,
              prior: tuple[int, int] | None, head_prior: tuple[int, int] | None) -> list[float]:
     """The feature vector of one candidate, in ``FEATURES`` order."""
-    global _GENERIC_HEADS
-    if _GENERIC_HEADS is None:
-        from kg.extract.candidates import GENERIC_HEADS
-
-        _GENERIC_HEADS = GENERIC_HEADS
     words = key.count(" ") + 1
     body = max(n_tokens - n_title, 1)
     first_body = max(s.first - n_title, 0) if s.in_body else body
@@ -142,7 +135,7 @@ def features(key: str, s: CandidateStats, *, n_tokens: int, n_title: int, specif
         float(s.entry is not None),
         float(s.kind == "abbreviation"),
         float(s.kind == "sub"),
-        float(key.rsplit(" ", 1)[-1] in _GENERIC_HEADS),
+        float(head_word(key) in GENERIC_HEADS),
         specificity,
         min(df_ratio * 10, 1.0),
         kw / (seen + 2),
@@ -155,14 +148,15 @@ def features(key: str, s: CandidateStats, *, n_tokens: int, n_title: int, specif
     ]
 
 
-def _resource() -> Path:
+def shipped_model_path() -> Path:
+    """Where the model kg ships lives (``python -m kg.extract.train`` rewrites it)."""
     return Path(str(resources.files("kg.extract") / "data" / "ranker.json"))
 
 
 @lru_cache(maxsize=4)
 def load_ranker(path: str | None = None) -> Ranker | None:
     """The shipped ranker, one from ``path``, or None when none was trained yet."""
-    file = Path(path) if path else _resource()
+    file = Path(path) if path else shipped_model_path()
     if not file.is_file():
         if path:
             raise ExtractionError(f"{path}: no such ranker model")

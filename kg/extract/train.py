@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kg.extract.pipeline import MAX_DF_RATIO, ConceptExtractor, candidate_stats, document_text
-from kg.extract.ranker import FEATURES, Ranker, features, head_word
+from kg.extract.ranker import FEATURES, Ranker, head_word, shipped_model_path
 
 __all__ = ["TrainingPaper", "read_training_papers", "examples", "fit", "main"]
 
@@ -117,7 +117,7 @@ def fit(extractor: ConceptExtractor, rows, *, c: float = 1.0) -> Ranker:
         priors = _priors([r for f, rs in by_fold.items() if f != fold for r in rs])
         for _, stats, n_tokens, n_title, gold in by_fold[fold]:
             for key in sorted(stats):
-                x.append(features_of(extractor, key, stats[key], n_tokens, n_title, priors))
+                x.append(extractor.candidate_features(key, stats[key], n_tokens, n_title, priors))
                 y.append(int(key in gold))
     xa = np.asarray(x, dtype=float)
     mean = xa.mean(axis=0)
@@ -137,20 +137,6 @@ def fit(extractor: ConceptExtractor, rows, *, c: float = 1.0) -> Ranker:
     )
 
 
-def features_of(extractor: ConceptExtractor, key, s, n_tokens, n_title, priors) -> list[float]:
-    prior, head_prior = priors
-    return features(
-        key,
-        s,
-        n_tokens=n_tokens,
-        n_title=n_title,
-        specificity=extractor.background.specificity(key),
-        df_ratio=extractor.background.ratio(key),
-        prior=prior.get(key),
-        head_prior=head_prior.get(head_word(key)),
-    )
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=Path("../shared/data"), help="folder with the training files")
@@ -158,15 +144,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("-o", "--output", type=Path, default=None, help="model file (default: the one kg ships)")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
-    from kg.extract.ranker import _resource
-
     sources = [s for s in SOURCES if s not in args.without]
     papers = list(read_training_papers(args.data, sources))
     extractor = ConceptExtractor.load(n_process=args.workers)
     rows = examples(extractor, papers)
     ranker = fit(extractor, rows)
     ranker.meta |= {"sources": sources, "features": len(FEATURES)}
-    output = args.output or _resource()
+    output = args.output or shipped_model_path()
     output.write_text(json.dumps(ranker.to_json(), separators=(",", ":"), ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"{len(papers)} papers, {ranker.meta['examples']} candidates ({ranker.meta['positives']} named by authors), "
           f"{len(ranker.prior)} prior phrases -> {output}", file=sys.stderr)

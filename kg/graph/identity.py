@@ -14,7 +14,7 @@ _CAMEL = re.compile(r"^([A-Z][a-z]+)([A-Z][a-z]+)$")
 
 
 def paper_id(record: SourceRecord) -> str:
-    """The source id, or a hash of the normalised abstract for sources without ids.
+    """The arXiv id, else the DOI, else the source id, else a hash of the normalised abstract (or title).
 
     Examples
     --------
@@ -24,6 +24,10 @@ def paper_id(record: SourceRecord) -> str:
     >>> paper_id(a) == paper_id(b)
     True
     """
+    if record.arxiv_id:  # the same preprint from arXiv, OpenAlex or Semantic Scholar is one paper
+        return f"arxiv:{record.arxiv_id}"
+    if record.doi:
+        return f"doi:{record.doi}"
     if record.id:
         return record.id
     basis = record.abstract or record.title or ""  # title-only records are known by their title

@@ -7,12 +7,13 @@ from pathlib import Path
 
 from kg.errors import ReaderError
 from kg.models import SourceRecord
+from kg.readers.bibtex import read_bibtex
 from kg.readers.jsonl import OnError, read_jsonl
 from kg.readers.listing import read_listing
 
-__all__ = ["read_listing", "read_jsonl", "read_path", "expand_paths", "file_format", "READERS", "OnError"]
+__all__ = ["read_listing", "read_jsonl", "read_bibtex", "read_path", "expand_paths", "file_format", "READERS", "OnError"]
 
-READERS = {".txt": read_listing, ".jsonl": read_jsonl, ".json": read_jsonl}
+READERS = {".txt": read_listing, ".jsonl": read_jsonl, ".json": read_jsonl, ".bib": read_bibtex}
 
 
 def file_format(path: Path) -> str:
@@ -28,12 +29,12 @@ def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
         if path.is_dir():
             found = sorted(p for p in path.rglob("*") if p.is_file() and file_format(p) in READERS)
             if not found:
-                raise ReaderError(str(path), None, "folder holds no .txt, .jsonl or .json file")
+                raise ReaderError(str(path), None, "folder holds no .txt, .jsonl, .json or .bib file")
             files.extend(found)
         elif path.is_file():
             if file_format(path) not in READERS:
                 raise ReaderError(
-                    str(path), None, f"unknown format {file_format(path)!r}; expected .txt (listing), .jsonl or .json (JSON Lines), optionally .gz"
+                    str(path), None, f"unknown format {file_format(path)!r}; expected .txt (listing), .jsonl or .json (JSON Lines), .bib (BibTeX), optionally .gz"
                 )
             files.append(path)
         else:

@@ -15,7 +15,7 @@ _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def strip_controls(text: str) -> str:
-    """Text without NUL and other control characters (tabs and line breaks stay).
+    r"""Text without NUL and other control characters (tabs and line breaks stay).
 
     >>> strip_controls("Wei\x00 Lin\x1b")
     'Wei Lin'

@@ -1,6 +1,8 @@
-"""JSON Lines records: {id, title, authors, abstract, area, keywords, venue, year}.
+"""JSON Lines records: {id, title, authors, abstract, area, keywords, venue, year, doi, arxiv_id}.
 
-A record needs a title or an abstract: title-only records are papers too.
+Lines from an arXiv metadata snapshot, OpenAlex or Semantic Scholar are recognised by their
+content and converted first (``kg.readers.formats``). A record needs a title or an abstract:
+title-only records are papers too.
 Control characters are removed from every string.
 """
 
@@ -13,6 +15,7 @@ from pathlib import Path
 from kg.errors import ReaderError
 from kg.models import AREA_SEPARATOR, SourceRecord
 from kg.readers._lines import decoded_lines, strip_controls
+from kg.readers.formats import detect, normal_arxiv_id, normal_doi
 
 __all__ = ["read_jsonl", "OnError"]
 
@@ -48,6 +51,12 @@ def _parse(text: str, source: str, number: int) -> SourceRecord:
         raise ReaderError(source, number, "invalid JSON: nested too deeply") from exc
     if not isinstance(obj, dict):
         raise ReaderError(source, number, "expected a JSON object")
+    name, convert = detect(obj)
+    if convert is not None:
+        try:
+            obj = convert(obj)
+        except (TypeError, AttributeError, ValueError, KeyError) as exc:
+            raise ReaderError(source, number, f"not a valid {name} ({exc})") from exc
     return _record(obj, source, number)
 
 
@@ -67,7 +76,7 @@ def _record(obj: dict, source: str, line: int) -> SourceRecord:
     keywords = obj.get("keywords") or []
     if not isinstance(keywords, list) or not all(isinstance(k, str) for k in keywords):
         raise fail("keywords", "expected a list of strings")
-    for field in ("id", "title", "area", "venue"):
+    for field in ("id", "title", "area", "venue", "doi", "arxiv_id"):
         value = obj.get(field)
         if value is not None and not isinstance(value, str):
             raise fail(field, "expected a string or null")
@@ -89,4 +98,6 @@ def _record(obj: dict, source: str, line: int) -> SourceRecord:
         keywords=tuple(k for k in (strip_controls(k).strip() for k in keywords) if k),
         venue=strip_controls(obj["venue"]) if obj.get("venue") else None,
         year=year,
+        doi=normal_doi(obj.get("doi")),
+        arxiv_id=normal_arxiv_id(obj.get("arxiv_id")) or normal_arxiv_id(obj.get("doi")),
     )

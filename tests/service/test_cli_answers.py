@@ -68,8 +68,9 @@ def test_tables_by_default(seeded_embedded):
     assert missing.exit_code == 1 and "error: no paper with id 'no-such-id'" in missing.output
 
 
-@pytest.mark.neo4j
-def test_neo4j_gives_the_same_answers(seeded_embedded, neo4j_driver, tmp_path, extractor):
+@pytest.fixture
+def seeded_neo4j_env(neo4j_driver, tmp_path, extractor) -> dict:
+    """The seeds in the test Neo4j; the environment that points kg at it."""
     from kg.service import KGService
     from kg.store.neo4j.store import Neo4jStore
 
@@ -79,7 +80,12 @@ def test_neo4j_gives_the_same_answers(seeded_embedded, neo4j_driver, tmp_path, e
     settings = neo4j_settings(tmp_path)
     with KGService(Neo4jStore.from_settings(settings), settings, extractor=extractor) as service:
         service.ingest([SAMPLES])
-    neo = {"NEO4J_URI": os.environ[TEST_URI_VAR], "KG_DATA_DIR": str(tmp_path / "unused")}
+    return {"NEO4J_URI": os.environ[TEST_URI_VAR], "KG_DATA_DIR": str(tmp_path / "unused")}
+
+
+@pytest.mark.neo4j
+def test_neo4j_gives_the_same_answers(seeded_embedded, seeded_neo4j_env):
+    neo = seeded_neo4j_env
     for args in COMMANDS:
         ours, theirs = run(embedded_env(seeded_embedded), *args), run(neo, *args)
         assert ours.exit_code == theirs.exit_code
@@ -109,17 +115,8 @@ def test_export_loads_back_into_networkx(seeded_embedded, tmp_path):
 
 
 @pytest.mark.neo4j
-def test_export_is_the_same_from_neo4j(seeded_embedded, neo4j_driver, tmp_path, extractor):
-    from kg.service import KGService
-    from kg.store.neo4j.store import Neo4jStore
-
-    from neo4j_support import TEST_URI_VAR, neo4j_settings, wipe
-
-    wipe(neo4j_driver)
-    settings = neo4j_settings(tmp_path)
-    with KGService(Neo4jStore.from_settings(settings), settings, extractor=extractor) as service:
-        service.ingest([SAMPLES])
-    neo = {"NEO4J_URI": os.environ[TEST_URI_VAR], "KG_DATA_DIR": str(tmp_path / "unused")}
+def test_export_is_the_same_from_neo4j(seeded_embedded, seeded_neo4j_env, tmp_path):
+    neo = seeded_neo4j_env
     for args in ((), ("--author", "Wei Lin", "--depth", "2"), ("--concept", "federated learning")):
         ours = export_counts(embedded_env(seeded_embedded), tmp_path / "e.graphml", *args)
         assert export_counts(neo, tmp_path / "n.graphml", *args) == ours, args

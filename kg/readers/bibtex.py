@@ -1,0 +1,71 @@
+"""BibTeX files (``.bib``), parsed with bibtexparser: one paper per entry.
+
+Fields read: ``title``, ``author`` (split into people by bibtexparser's middlewares),
+``abstract``, ``keywords`` (comma or semicolon separated), ``year``, ``journal`` or
+``booktitle`` as the venue, ``doi``, and ``eprint`` (with ``archivePrefix = arXiv``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import bibtexparser
+from bibtexparser.middlewares import LatexDecodingMiddleware, SeparateCoAuthors, SplitNameParts
+
+from kg.errors import ReaderError
+from kg.models import SourceRecord
+from kg.readers._lines import decoded_lines, strip_controls
+from kg.readers.formats import normal_arxiv_id, normal_doi
+from kg.readers.jsonl import OnError
+
+__all__ = ["read_bibtex"]
+
+
+def _person(parts) -> str:
+    return " ".join(x for x in (" ".join(parts.first), " ".join(parts.von), " ".join(parts.last), " ".join(parts.jr)) if x)
+
+
+def _text(value) -> str:
+    return " ".join(strip_controls(str(value or "")).replace("{", "").replace("}", "").split())
+
+
+def read_bibtex(path: str | Path, on_error: OnError | None = None) -> Iterator[SourceRecord]:
+    """Read the entries of a BibTeX file; each record knows the line its entry starts on."""
+    path = Path(path)
+    text = "\n".join(line for _, line in decoded_lines(path))  # invalid UTF-8 is named with its line here
+    library = bibtexparser.parse_string(text, append_middleware=[LatexDecodingMiddleware(), SeparateCoAuthors(), SplitNameParts()])
+    problems = [ReaderError(str(path), block.start_line + 1, f"invalid BibTeX: {block.error}".splitlines()[0])
+                for block in library.failed_blocks]
+    for error in problems:
+        if on_error is None:
+            raise error
+        on_error(error, "")
+    for entry in library.entries:
+        line = entry.start_line + 1
+        fields = {k.lower(): v.value for k, v in entry.fields_dict.items()}
+        title, abstract = _text(fields.get("title")), _text(fields.get("abstract"))
+        if not title and not abstract:
+            error = ReaderError(str(path), line, f"entry {entry.key!r}: field 'title': required (or an abstract)")
+            if on_error is None:
+                raise error
+            on_error(error, entry.key)
+            continue
+        authors = fields.get("author") or []
+        names = [_person(a) for a in authors] if isinstance(authors, list) else [_text(authors)]
+        year_text = re.search(r"\d{4}", str(fields.get("year", "")))
+        eprint = fields.get("eprint") if str(fields.get("archiveprefix", "arxiv")).lower() == "arxiv" else None
+        yield SourceRecord(
+            source=str(path),
+            line=line,
+            id=f"bibtex:{entry.key}",
+            title=title or None,
+            abstract=abstract,
+            authors=tuple(_text(n) for n in names if _text(n)),
+            keywords=tuple(k.strip() for k in re.split(r"[;,]", _text(fields.get("keywords"))) if k.strip()),
+            venue=_text(fields.get("journal") or fields.get("booktitle")) or None,
+            year=int(year_text.group(0)) if year_text else None,
+            doi=normal_doi(_text(fields.get("doi"))),
+            arxiv_id=normal_arxiv_id(_text(eprint)) if eprint else normal_arxiv_id(_text(fields.get("doi"))),
+        )

@@ -1,0 +1,187 @@
+"""Paper records in the formats people's papers come in, recognised by their content.
+
+Each converter turns one source object into kg's own record shape
+(``{id, doi, arxiv_id, title, authors, abstract, area, keywords, venue, year}``),
+which ``kg.readers.jsonl`` then validates. Written from each format's documentation:
+
+* **arXiv metadata snapshot** (Kaggle ``arxiv-metadata-oai-snapshot.json``): ``authors``
+  is one string and ``authors_parsed`` a list of ``[last, first, suffix]``;
+  ``categories`` (``"cs.LG stat.ML"``) map to areas through the arXiv taxonomy.
+* **OpenAlex works**: ``abstract_inverted_index`` (word -> positions) is rebuilt into
+  text; ``authorships`` give the byline; ``primary_topic`` gives the area (field · subfield).
+* **Semantic Scholar Graph API papers**: ``paperId``, ``externalIds`` (DOI, ArXiv),
+  ``authors`` with ``authorId``, ``fieldsOfStudy``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+__all__ = ["detect", "normal_doi", "normal_arxiv_id", "ARXIV_ARCHIVES"]
+
+# The arXiv taxonomy, top level (archive -> group and name); categories inside an archive
+# (cs.LG) are named from ARXIV_CATEGORIES where we list them, else by their code.
+ARXIV_ARCHIVES = {
+    "cs": ("Computer Science", None), "stat": ("Statistics", None), "math": ("Mathematics", None),
+    "eess": ("Electrical Engineering and Systems Science", None), "econ": ("Economics", None),
+    "q-bio": ("Quantitative Biology", None), "q-fin": ("Quantitative Finance", None),
+    "astro-ph": ("Physics", "Astrophysics"), "cond-mat": ("Physics", "Condensed Matter"),
+    "gr-qc": ("Physics", "General Relativity and Quantum Cosmology"), "hep-ex": ("Physics", "High Energy Physics - Experiment"),
+    "hep-lat": ("Physics", "High Energy Physics - Lattice"), "hep-ph": ("Physics", "High Energy Physics - Phenomenology"),
+    "hep-th": ("Physics", "High Energy Physics - Theory"), "math-ph": ("Physics", "Mathematical Physics"),
+    "nlin": ("Physics", "Nonlinear Sciences"), "nucl-ex": ("Physics", "Nuclear Experiment"),
+    "nucl-th": ("Physics", "Nuclear Theory"), "physics": ("Physics", None), "quant-ph": ("Physics", "Quantum Physics"),
+}
+ARXIV_CATEGORIES = {
+    "cs.AI": "Artificial Intelligence", "cs.CL": "Computation and Language", "cs.CV": "Computer Vision and Pattern Recognition",
+    "cs.LG": "Machine Learning", "cs.NE": "Neural and Evolutionary Computing", "cs.RO": "Robotics",
+    "cs.IR": "Information Retrieval", "cs.CR": "Cryptography and Security", "cs.DC": "Distributed, Parallel, and Cluster Computing",
+    "cs.DS": "Data Structures and Algorithms", "cs.GT": "Computer Science and Game Theory", "cs.HC": "Human-Computer Interaction",
+    "cs.IT": "Information Theory", "cs.LO": "Logic in Computer Science", "cs.MA": "Multiagent Systems",
+    "cs.PL": "Programming Languages", "cs.SE": "Software Engineering", "cs.SI": "Social and Information Networks",
+    "cs.SD": "Sound", "cs.GR": "Graphics", "cs.DB": "Databases", "cs.CY": "Computers and Society",
+    "stat.ML": "Machine Learning", "stat.ME": "Methodology", "stat.TH": "Statistics Theory", "stat.AP": "Applications",
+    "stat.CO": "Computation", "math.OC": "Optimization and Control", "math.ST": "Statistics Theory",
+    "math.PR": "Probability", "math.NA": "Numerical Analysis", "eess.IV": "Image and Video Processing",
+    "eess.SP": "Signal Processing", "eess.AS": "Audio and Speech Processing", "eess.SY": "Systems and Control",
+    "q-bio.NC": "Neurons and Cognition", "q-bio.QM": "Quantitative Methods", "q-bio.BM": "Biomolecules",
+}
+
+_ARXIV_ID = re.compile(r"^(?:arxiv:)?((?:\d{4}\.\d{4,5})|(?:[a-z\-]+(?:\.[A-Z]{2})?/\d{7}))(?:v\d+)?$", re.I)
+_ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.I)
+
+
+def normal_doi(doi: str | None) -> str | None:
+    """'https://doi.org/10.1000/ABC' -> '10.1000/abc' (DOIs are case-insensitive).
+
+    >>> normal_doi("https://doi.org/10.5555/ABC.1")
+    '10.5555/abc.1'
+    """
+    if not doi or not isinstance(doi, str):
+        return None
+    text = re.sub(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)", "", doi.strip(), flags=re.I).strip().lower()
+    return text if text.startswith("10.") else None
+
+
+def normal_arxiv_id(value: str | None) -> str | None:
+    """An arXiv identifier without its version; also read out of arXiv's own DOIs.
+
+    >>> normal_arxiv_id("2010.01412v3"), normal_arxiv_id("10.48550/arXiv.2010.01412"), normal_arxiv_id("hep-th/9901001")
+    ('2010.01412', '2010.01412', 'hep-th/9901001')
+    """
+    if not value or not isinstance(value, str):
+        return None
+    value = value.strip()
+    doi = _ARXIV_DOI.match(normal_doi(value) or "")
+    if doi:
+        value = doi.group(1)
+    match = _ARXIV_ID.match(value)
+    return match.group(1).lower() if match else None
+
+
+def _arxiv_area(categories: str) -> list[str] | None:
+    first = (categories or "").split()
+    if not first:
+        return None
+    code = first[0]
+    archive = code.split(".")[0]
+    group, name = ARXIV_ARCHIVES.get(archive, ("arXiv", archive))
+    leaf = ARXIV_CATEGORIES.get(code) or name or code
+    return [group, leaf]
+
+
+def from_arxiv(obj: dict) -> dict:
+    parsed = obj.get("authors_parsed")
+    if isinstance(parsed, list) and all(isinstance(p, list) for p in parsed):
+        authors = [" ".join(x for x in (p[1] if len(p) > 1 else "", p[0], p[2] if len(p) > 2 else "") if x).strip() for p in parsed]
+    else:
+        authors = [a.strip() for a in re.split(r",| and ", obj.get("authors") or "") if a.strip()]
+    year = None
+    for version in obj.get("versions") or []:
+        match = re.search(r"\b(19|20)\d{2}\b", str(version.get("created", "")) if isinstance(version, dict) else "")
+        if match:
+            year = int(match.group(0))
+            break
+    area = _arxiv_area(obj.get("categories") or "")
+    return {
+        "id": f"arxiv:{normal_arxiv_id(obj.get('id')) or obj.get('id')}",
+        "arxiv_id": obj.get("id"),
+        "doi": obj.get("doi"),
+        "title": " ".join((obj.get("title") or "").split()),
+        "authors": authors,
+        "abstract": " ".join((obj.get("abstract") or "").split()),
+        "area": " · ".join(area) if area else None,
+        "keywords": [],
+        "venue": obj.get("journal-ref") or "arXiv",
+        "year": year,
+    }
+
+
+def rebuild_abstract(index: dict | None) -> str:
+    """OpenAlex's ``abstract_inverted_index`` back into text.
+
+    >>> rebuild_abstract({"Deep": [0], "nets": [1, 3], "are": [2]})
+    'Deep nets are nets'
+    """
+    if not isinstance(index, dict):
+        return ""
+    words: dict[int, str] = {}
+    for word, positions in index.items():
+        for position in positions if isinstance(positions, list) else ():
+            if isinstance(position, int):
+                words[position] = word
+    return " ".join(words[i] for i in sorted(words))
+
+
+def from_openalex(obj: dict) -> dict:
+    authors = []
+    for authorship in obj.get("authorships") or []:
+        person = authorship.get("author") or {}
+        name = person.get("display_name") or authorship.get("raw_author_name")
+        if name:
+            authors.append(name)
+    topic = obj.get("primary_topic") or {}
+    field, subfield = (topic.get("field") or {}).get("display_name"), (topic.get("subfield") or {}).get("display_name")
+    source = ((obj.get("primary_location") or {}).get("source") or {}).get("display_name")
+    ids = obj.get("ids") or {}
+    return {
+        "id": "openalex:" + str(obj.get("id", "")).rsplit("/", 1)[-1],
+        "doi": obj.get("doi") or ids.get("doi"),
+        "arxiv_id": ids.get("arxiv"),
+        "title": obj.get("title") or obj.get("display_name"),
+        "authors": authors,
+        "abstract": rebuild_abstract(obj.get("abstract_inverted_index")),
+        "area": " · ".join(x for x in (field, subfield) if x) or None,
+        "keywords": [k.get("display_name") for k in obj.get("keywords") or [] if isinstance(k, dict) and k.get("display_name")],
+        "venue": source,
+        "year": obj.get("publication_year"),
+    }
+
+
+def from_semantic_scholar(obj: dict) -> dict:
+    external = obj.get("externalIds") or {}
+    fields = obj.get("fieldsOfStudy") or []
+    return {
+        "id": f"s2:{obj.get('paperId')}",
+        "doi": external.get("DOI"),
+        "arxiv_id": external.get("ArXiv"),
+        "title": obj.get("title"),
+        "authors": [a.get("name") for a in obj.get("authors") or [] if isinstance(a, dict) and a.get("name")],
+        "abstract": obj.get("abstract"),
+        "area": fields[0] if fields and isinstance(fields[0], str) else None,
+        "keywords": [],
+        "venue": obj.get("venue") or None,
+        "year": obj.get("year"),
+    }
+
+
+def detect(obj: dict) -> tuple[str, Callable[[dict], dict] | None]:
+    """(format name, converter to kg's record shape; None for kg's own shape)."""
+    if "authorships" in obj or "abstract_inverted_index" in obj:
+        return "OpenAlex work", from_openalex
+    if "paperId" in obj:
+        return "Semantic Scholar paper", from_semantic_scholar
+    if "authors_parsed" in obj or ("categories" in obj and isinstance(obj.get("authors"), str)):
+        return "arXiv metadata", from_arxiv
+    return "kg record", None
