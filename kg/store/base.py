@@ -61,6 +61,7 @@ class Store(ABC):
     """What the service needs from a graph store."""
 
     kind: str = "abstract"
+    blocking: bool = True  # reads wait on I/O (a server): the API runs them in worker threads
 
     # -- lifecycle ---------------------------------------------------------------------
     def check(self) -> None:

@@ -51,6 +51,7 @@ class EmbeddedStore(Store):
     """A file-backed networkx store under ``data_dir``. Nothing is read until first use."""
 
     kind = "embedded"
+    blocking = False  # reads are in memory: a thread hand-off would cost more than the read
 
     def __init__(self, data_dir: str | Path) -> None:
         self.data_dir = Path(data_dir)
@@ -313,6 +314,9 @@ class EmbeddedStore(Store):
         elif flt.concept is not None:
             node = _n("concept", flt.concept)
             pool = [p for p, _ in self._in(node, "MENTIONS")] if node in g else []
+        elif flt.area is None and flt.text is None:  # every paper, in id order: sorted once per graph version
+            pool = self._cached("papers_by_id", lambda: sorted((n for n, _ in self._nodes("paper")), key=lambda n: g.nodes[n]["id"]))
+            return Page([self._paper(n) for n in pool[offset : offset + limit]], len(pool))
         else:
             pool = [n for n, _ in self._nodes("paper")]
         hits = [n for n in pool if self._paper_matches(n, flt)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from strawberry.fastapi import BaseContext
 from strawberry.types import Info as _Info
 
-from kg.api.graphql.loaders import Loaders
+from kg.api.graphql.loaders import Loaders, call_store
 from kg.errors import KGError
 from kg.service import KGService
 
@@ -21,6 +21,10 @@ class Context(BaseContext):
             service.refresh()  # one look at the store per request
         except KGError:
             pass  # the fields that need the store report it, as GraphQL errors
+
+    async def call(self, fn, *args):
+        """A service call that reads the store (see ``call_store``)."""
+        return await call_store(self.service, fn, *args)
 
 
 Info = _Info[Context, None]

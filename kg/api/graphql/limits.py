@@ -28,11 +28,13 @@ from graphql import (
     ValidationRule,
     VariableNode,
 )
-from strawberry.extensions import MaxAliasesLimiter, MaxTokensLimiter, SchemaExtension
+from strawberry.extensions import MaxTokensLimiter, SchemaExtension
+from strawberry.extensions.max_aliases import create_validator as aliases_validator
+from strawberry.extensions.query_depth_limiter import create_validator as depth_validator
 
 from kg.api.graphql.pagination import DEFAULT_FIRST, MAX_FIRST
 
-__all__ = ["cost_limit_rule", "SingleOperation", "operation_cost", "limit_extensions", "LIST_SIZE"]
+__all__ = ["cost_limit_rule", "OperationLimits", "operation_cost", "limit_extensions", "LIST_SIZE"]
 
 LIST_SIZE = 10  # assumed length of a list field without `first` (a paper's authors, an author's papers)
 
@@ -120,19 +122,23 @@ def cost_limit_rule(max_cost: int, variables: dict | None = None) -> type[Valida
     return CostLimit
 
 
-class SingleOperation(SchemaExtension):
-    """A document with several operations must say which one to run (`operationName`), and that one must exist.
+class OperationLimits(SchemaExtension):
+    """Depth, aliases, cost and one operation at a time, as validation rules.
 
-    Also adds the cost limit, which needs the request's variables.
+    The rule classes are made once per schema (depth, aliases) or once per request shape
+    (operation name, integer variables), never per request, so that strawberry's
+    ValidationCache, which keys on the rules, answers repeated operations without validating
+    them again.
     """
 
-    def __init__(self, *, max_cost: int) -> None:
+    def __init__(self, *, fixed_rules: tuple[type[ValidationRule], ...], max_cost: int) -> None:
+        self.fixed_rules = fixed_rules
         self.max_cost = max_cost
 
     def on_operation(self):
         ctx = self.execution_context
         numbers = tuple(sorted((k, v) for k, v in (ctx.variables or {}).items() if isinstance(v, int)))
-        ctx.validation_rules = (*ctx.validation_rules, *_request_rules(ctx.operation_name, self.max_cost, numbers))
+        ctx.validation_rules = (*ctx.validation_rules, *self.fixed_rules, *_request_rules(ctx.operation_name, self.max_cost, numbers))
         yield
 
 
@@ -149,11 +155,11 @@ def _request_rules(name: str | None, max_cost: int, numbers: tuple) -> tuple[typ
     return OneOperation, cost_limit_rule(max_cost, dict(numbers))
 
 
-def limit_extensions(*, max_cost: int, max_aliases: int, max_tokens: int) -> list:
+def limit_extensions(*, max_depth: int, max_cost: int, max_aliases: int, max_tokens: int) -> list:
     """The schema extensions that refuse oversized operations, each with a message naming its limit."""
+    fixed = (depth_validator(max_depth, None), aliases_validator(max_aliases))
     return [
-        lambda: SingleOperation(max_cost=max_cost),
-        lambda: MaxAliasesLimiter(max_alias_count=max_aliases),
-        lambda: MaxTokensLimiter(max_token_count=max_tokens),
+        lambda: OperationLimits(fixed_rules=fixed, max_cost=max_cost),
+        lambda: MaxTokensLimiter(max_token_count=max_tokens),  # a parser option: ParserCache keys on it
     ]
 

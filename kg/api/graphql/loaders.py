@@ -15,17 +15,24 @@ from strawberry.dataloader import DataLoader
 
 from kg.service import KGService
 
-__all__ = ["Loaders", "RELATED_LIMIT"]
+__all__ = ["Loaders", "RELATED_LIMIT", "call_store"]
 
 RELATED_LIMIT = 100  # the most a `related(first:)` may ask for
 
 
-async def _batch(fn: Callable[[Sequence], list], keys: list) -> list:
-    return await run_in_threadpool(fn, list(keys))
+async def call_store(service: KGService, fn, *args):
+    """Run a store-bound call: in a worker thread when the store waits on a server, else right here."""
+    if service.store.blocking:
+        return await run_in_threadpool(fn, *args)
+    return fn(*args)
 
 
-def _loader(fn: Callable[[Sequence], list]) -> DataLoader:
-    return DataLoader(load_fn=partial(_batch, fn))
+async def _batch(service: KGService, fn: Callable[[Sequence], list], keys: list) -> list:
+    return await call_store(service, fn, list(keys))
+
+
+def _loader(service: KGService, fn: Callable[[Sequence], list]) -> DataLoader:
+    return DataLoader(load_fn=partial(_batch, service, fn))
 
 
 @dataclass
@@ -49,22 +56,23 @@ class Loaders:
     @classmethod
     def create(cls, service: KGService) -> "Loaders":
         s = service.store
+        load = partial(_loader, service)
         return cls(
-            paper=_loader(s.papers_by_ids),
-            author=_loader(s.authors_by_keys),
-            concept=_loader(s.concepts_by_keys),
-            area=_loader(s.areas_by_paths),
-            paper_authors=_loader(s.authors_of_papers),
-            paper_areas=_loader(s.areas_of_papers),
-            paper_concepts=_loader(s.concepts_of_papers),
-            paper_related=_loader(partial(_with_limit, s.related_papers)),
-            author_papers=_loader(s.papers_of_authors),
-            author_paper_count=_loader(s.paper_counts_of_authors),
-            author_coauthors=_loader(s.coauthors_of),
-            concept_paper_count=_loader(s.paper_counts_of_concepts),
-            concept_related=_loader(partial(_with_limit, s.related_concepts)),
-            area_children=_loader(s.children_of_areas),
-            area_paper_count=_loader(s.paper_counts_of_areas),
+            paper=load(s.papers_by_ids),
+            author=load(s.authors_by_keys),
+            concept=load(s.concepts_by_keys),
+            area=load(s.areas_by_paths),
+            paper_authors=load(s.authors_of_papers),
+            paper_areas=load(s.areas_of_papers),
+            paper_concepts=load(s.concepts_of_papers),
+            paper_related=load(partial(_with_limit, s.related_papers)),
+            author_papers=load(s.papers_of_authors),
+            author_paper_count=load(s.paper_counts_of_authors),
+            author_coauthors=load(s.coauthors_of),
+            concept_paper_count=load(s.paper_counts_of_concepts),
+            concept_related=load(partial(_with_limit, s.related_concepts)),
+            area_children=load(s.children_of_areas),
+            area_paper_count=load(s.paper_counts_of_areas),
         )
 
 

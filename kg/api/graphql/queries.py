@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated
 
 import strawberry
-from starlette.concurrency import run_in_threadpool
 
 from kg.api.graphql.context import Info
 from kg.api.graphql.pagination import DEFAULT_FIRST, Connection, check_first, connection, page_window
@@ -36,15 +35,11 @@ class PaperFilterInput:
     text: str | None = strawberry.field(default=None, description="Words that must all appear in title or abstract.")
 
 
-async def _run(fn, *args):
-    return await run_in_threadpool(fn, *args)
-
-
 @strawberry.type
 class Query:
     @strawberry.field
     async def stats(self, info: Info) -> StatsType:
-        s = await _run(info.context.service.stats)
+        s = await info.context.call(info.context.service.stats)
         return StatsType(papers=s.papers, authors=s.authors, concepts=s.concepts, research_areas=s.research_areas,
                          coauthor_edges=s.coauthor_edges, shared_concept_edges=s.shared_concept_edges)
 
@@ -57,34 +52,34 @@ class Query:
     async def papers(self, info: Info, filter: PaperFilterInput | None = None, first: int | None = 20, after: str | None = None) -> Connection[PaperType]:
         offset, limit = page_window(first, after, default=DEFAULT_FIRST)
         f = filter or PaperFilterInput()
-        page = await _run(info.context.service.papers, PaperQuery(f.area, f.concept, f.author, f.text), offset, limit)
+        page = await info.context.call(info.context.service.papers, PaperQuery(f.area, f.concept, f.author, f.text), offset, limit)
         return connection(page.items, page.total, offset, lambda p: PaperType(model=p))
 
     @strawberry.field(description="Case- and space-insensitive.")
     async def author(self, info: Info, name: str) -> AuthorType | None:
-        found = await _run(info.context.service.author, name)
+        found = await info.context.call(info.context.service.author, name)
         return AuthorType(model=found) if found else None
 
     @strawberry.field(description="Most papers first.")
     async def authors(self, info: Info, search: str | None = None, first: int | None = 20, after: str | None = None) -> Connection[AuthorType]:
         offset, limit = page_window(first, after, default=DEFAULT_FIRST)
-        page = await _run(info.context.service.authors, search, offset, limit)
+        page = await info.context.call(info.context.service.authors, search, offset, limit)
         return connection(page.items, page.total, offset, lambda a: AuthorType(model=a))
 
     @strawberry.field(description="By canonical name or any alias, case-insensitive.")
     async def concept(self, info: Info, name: str) -> ConceptType | None:
-        found = await _run(info.context.service.concept, name)
+        found = await info.context.call(info.context.service.concept, name)
         return ConceptType(model=found) if found else None
 
     @strawberry.field(description="Most papers first.")
     async def concepts(self, info: Info, search: str | None = None, first: int | None = 20, after: str | None = None) -> Connection[ConceptType]:
         offset, limit = page_window(first, after, default=DEFAULT_FIRST)
-        page = await _run(info.context.service.concepts, search, offset, limit)
+        page = await info.context.call(info.context.service.concepts, search, offset, limit)
         return connection(page.items, page.total, offset, lambda c: ConceptType(model=c))
 
     @strawberry.field(description="Top-level areas.")
     async def research_areas(self, info: Info) -> list[ResearchAreaType]:
-        return [ResearchAreaType(model=a) for a in await _run(info.context.service.research_areas)]
+        return [ResearchAreaType(model=a) for a in await info.context.call(info.context.service.research_areas)]
 
     @strawberry.field(description="A research area by its full path.")
     async def research_area(self, info: Info, path: str) -> ResearchAreaType | None:
@@ -94,12 +89,12 @@ class Query:
     @strawberry.field(description="Full-text search over titles and abstracts, best first.")
     async def search(self, info: Info, query: str, first: int | None = 10) -> list[SearchHitType]:
         first = check_first(first, 10)
-        hits = await _run(info.context.service.search, query, first)
+        hits = await info.context.call(info.context.service.search, query, first)
         return [SearchHitType(paper=PaperType(model=p), score=s) for p, s in hits]
 
     @strawberry.field(description="Shortest co-author path, endpoints included; null when there is none.")
     async def collaboration_path(
         self, info: Info, source: Annotated[str, strawberry.argument(name="from")], to: str
     ) -> list[AuthorType] | None:
-        path = await _run(info.context.service.collaboration_path, source, to)
+        path = await info.context.call(info.context.service.collaboration_path, source, to)
         return None if path is None else [AuthorType(model=a) for a in path]

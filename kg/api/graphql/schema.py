@@ -7,7 +7,7 @@ import logging
 
 from graphql import ExecutionResult, GraphQLError
 from strawberry import Schema
-from strawberry.extensions import MaskErrors, ParserCache, QueryDepthLimiter, ValidationCache
+from strawberry.extensions import MaskErrors, ParserCache, ValidationCache
 
 from kg.api.graphql.limits import limit_extensions
 from kg.api.graphql.queries import Query
@@ -61,8 +61,7 @@ def build_schema(max_depth: int | None = None, *, settings: Settings | None = No
     schema = KGSchema(
         query=Query,
         extensions=[
-            lambda: QueryDepthLimiter(max_depth=depth),
-            *limit_extensions(max_cost=settings.max_cost, max_aliases=settings.max_aliases, max_tokens=settings.max_tokens),
+            *limit_extensions(max_depth=depth, max_cost=settings.max_cost, max_aliases=settings.max_aliases, max_tokens=settings.max_tokens),
             lambda: MaskErrors(should_mask_error=_should_mask, error_message="Internal error: the request could not be completed."),
             lambda: ParserCache(maxsize=256),
             lambda: ValidationCache(maxsize=256),

@@ -252,9 +252,12 @@ def paper_filter_query(active: list[str], *, count: bool) -> LiteralString:
     where: LiteralString = (" WHERE " + " AND ".join(clauses)) if clauses else ""  # type: ignore[assignment]
     if "concept" in active:
         match: LiteralString = "MATCH (p:Paper)-[m:MENTIONS]->(:Concept {key: $concept})"
-        order: LiteralString = " ORDER BY m.weight DESC, p.id"
+        order: LiteralString = " WITH p, m ORDER BY m.weight DESC, p.id"
     else:
-        match, order = "MATCH (p:Paper)", " ORDER BY p.id"
+        match, order = "MATCH (p:Paper)", " WITH p ORDER BY p.id"
     if count:
         return match + where + " RETURN count(p) AS n"
-    return match + where + " RETURN p {.*} AS p" + order + " SKIP $offset LIMIT $limit"
+    if not clauses and "concept" not in active:  # lets the planner read papers in the order of the id index
+        where = " WHERE p.id IS NOT NULL"
+    # Sort and cut first, then project: only the page's papers have their properties read.
+    return match + where + order + " SKIP $offset LIMIT $limit RETURN p {.*} AS p"

@@ -91,7 +91,10 @@ class Neo4jStore(Store):
             raise StoreUnavailable("Neo4j is unreachable (the last attempt failed moments ago)")
         self.queries_run += 1
         try:
-            records, _, _ = self.driver.execute_query(cypher, params, database_=self.database, routing_=RoutingControl.READ)
+            # An auto-commit read: RUN and PULL in one round trip (a managed transaction adds BEGIN and COMMIT);
+            # all records in one PULL. Reads are idempotent, and an unreachable server fails fast above.
+            with self.driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS, fetch_size=-1) as session:
+                records = list(session.run(cypher, params))
         except (ServiceUnavailable, SessionExpired, OSError) as exc:
             self._unreachable_until = time.monotonic() + FAIL_FAST_SECONDS
             raise StoreUnavailable(f"Neo4j is unreachable: {exc}") from exc

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import strawberry
-from starlette.concurrency import run_in_threadpool
 
 from kg.api.graphql.context import Info
 from kg.api.graphql.pagination import DEFAULT_FIRST, Connection, connection, page_window
@@ -48,5 +47,5 @@ class ResearchAreaType:
     @strawberry.field
     async def papers(self, info: Info, first: int | None = 20, after: str | None = None) -> Connection[PaperType]:
         offset, limit = page_window(first, after, default=DEFAULT_FIRST)
-        page = await run_in_threadpool(info.context.service.papers, PaperQuery(area=self.model.path), offset, limit)
+        page = await info.context.call(info.context.service.papers, PaperQuery(area=self.model.path), offset, limit)
         return connection(page.items, page.total, offset, lambda p: PaperType(model=p))

@@ -39,9 +39,8 @@ class AuthorType:
 
     @strawberry.field(description="Authors within `depth` co-author hops, and the co-author edges among them.")
     async def network(self, info: Info, depth: int | None = 2) -> "CoauthorNetworkType":
-        from starlette.concurrency import run_in_threadpool
-
-        net = await run_in_threadpool(info.context.service.network, self.model, 2 if depth is None else depth)
+        
+        net = await info.context.call(info.context.service.network, self.model, 2 if depth is None else depth)
         return CoauthorNetworkType(
             nodes=[AuthorType(model=a) for a in net.nodes],
             edges=[CoauthorEdgeType(source=strawberry.ID(s), target=strawberry.ID(t), weight=w) for s, t, w in net.edges],

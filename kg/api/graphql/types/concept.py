@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import strawberry
-from starlette.concurrency import run_in_threadpool
 
 from kg.api.graphql.context import Info
 from kg.api.graphql.pagination import DEFAULT_FIRST, Connection, check_first, connection, page_window
@@ -43,7 +42,7 @@ class ConceptType:
     @strawberry.field(description="Papers that mention it, the ones most about it first.")
     async def papers(self, info: Info, first: int | None = 20, after: str | None = None) -> Connection[PaperType]:
         offset, limit = page_window(first, after, default=DEFAULT_FIRST)
-        page = await run_in_threadpool(info.context.service.papers_with_concept_key, self.model.key, offset, limit)
+        page = await info.context.call(info.context.service.papers_with_concept_key, self.model.key, offset, limit)
         return connection(page.items, page.total, offset, lambda p: PaperType(model=p))
 
     @strawberry.field(description="Concepts that share papers with this one, most shared first.")
