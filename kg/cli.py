@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import sys
@@ -129,6 +130,8 @@ def serve(host: str, port: int, workers: int) -> None:
     except StoreUnavailable as exc:
         # Serve anyway: /healthz says 503 and queries say why until the store is back.
         click.echo(f"warning: {exc}; serving anyway, /healthz answers 503 until it is reachable", err=True)
+    gc.collect()
+    gc.freeze()  # what start-up built (schema, modules) lives as long as the server: out of the GC's full passes
     if workers > 1:  # each worker process builds its own app and store from the same settings
         service.store.close()
         uvicorn.run("kg.api.app:app_from_settings", factory=True, workers=workers, host=host, port=port, log_level="info")
