@@ -14,7 +14,7 @@ class DownDriver:
     def __init__(self) -> None:
         self.calls = 0
 
-    def execute_query(self, *args, **kwargs):
+    def session(self, *args, **kwargs):
         self.calls += 1
         raise ServiceUnavailable("connection refused")
 
