@@ -9,7 +9,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 import neo4j
-from neo4j import GraphDatabase, RoutingControl
+from neo4j import GraphDatabase
 from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, SessionExpired
 
 from kg.config import Settings
