@@ -33,6 +33,8 @@ class Settings(BaseSettings):
     concept_model: str | None = Field(default=None, alias="KG_CONCEPT_MODEL", description="a ranker file instead of the shipped one")
     concepts_per_paper: int = Field(default=10, alias="KG_CONCEPTS_PER_PAPER", ge=1)
     workers: int = Field(default=2, alias="KG_WORKERS", ge=1, description="processes for tagging large batches")
+    ingest_chunk: int = Field(default=5000, alias="KG_INGEST_CHUNK", ge=1,
+                              description="records per committed write; longer inputs stream in chunks of this many")
     related_per_paper: int = Field(default=15, alias="KG_RELATED_PER_PAPER", ge=1)
     max_coauthor_byline: int = Field(default=100, alias="KG_MAX_COAUTHOR_BYLINE", ge=2,
                                      description="longest byline that still adds co-author pairs")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import difflib
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 from pathlib import Path
@@ -107,6 +108,21 @@ class ConceptCard:
     related: list[NamedRelatedConcept]
 
 
+def _ignore(error, text) -> None:
+    """Bad records met again on the second, streaming read: the first read already reported them."""
+
+
+def _in_chunks(items: Iterable[SourceRecord], size: int) -> Iterator[list[SourceRecord]]:
+    chunk: list[SourceRecord] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
 def _no_progress(items: Iterable, total: int, label: str) -> Iterable:
     return items
 
@@ -156,43 +172,72 @@ class KGService:
     def ingest(
         self, paths: Sequence[str | Path], *, progress: Progress = _no_progress, on_error: OnError | None = None
     ) -> IngestSummary:
-        """Add the papers of files or folders to the graph: incremental, idempotent, atomic.
+        """Add the papers of files or folders to the graph: incremental, idempotent, resumable.
 
-        Ingests into one store run one after the other (the store's writer lock), so two
-        at once give what one after the other gives. With ``on_error``, bad records are
+        Every record is read and checked first, so a bad record fails the ingest
+        before anything is written. Up to ``KG_INGEST_CHUNK`` records are then one
+        all-or-nothing write. A longer input streams in chunks of that many
+        records, each committed on its own: memory stays bounded, and an ingest
+        killed part-way, run again, skips the chunks already stored and ends with
+        the graph an uninterrupted run gives. Ingests into one store run one after
+        the other (the store's writer lock). With ``on_error``, bad records are
         handed to it and the rest is ingested.
         """
-        from kg.extract.pipeline import DocumentInput
-
         started = time.perf_counter()
         self.store.check()
-        n_files, records = self.read(paths, on_error)
+        files = expand_paths(paths)
+        size = self.settings.ingest_chunk
+        held: list[SourceRecord] | None = []  # the records themselves while they fit in one chunk
+        n_records = 0
+        for record in (r for f in files for r in read_path(f, on_error)):
+            n_records += 1
+            if held is not None:
+                held.append(record)
+                if len(held) > size:
+                    held = None
+        if held is not None:
+            chunks: Iterable[list[SourceRecord]] = [held] if held else []
+            inner = progress
+        else:  # read again, streaming; pass 1 already reported the bad records
+            stream = (r for f in files for r in read_path(f, None if on_error is None else _ignore))
+            chunks = _in_chunks(progress(stream, n_records, "ingesting"), size)
+            inner = _no_progress
+        totals = Counter()
         with self.store.writer_lock():
-            merged = merge_records(records)
             before = self.store.stats()
-            existing = self.store.existing_papers([m.id for m in merged])
-            new = [m for m in merged if m.id not in existing]
-            documents = [DocumentInput(m.record.abstract, tuple(m.keywords), m.record.title or "") for m in new]
-            found = self.extract(documents, progress)
-            batch = build_batch(
-                merged,
-                {m.id: c for m, c in zip(new, found, strict=True)},
-                new_ids={m.id for m in new},
-                max_coauthor_byline=self.settings.max_coauthor_byline,
-            )
-            self._link_new_papers(batch, before.papers + len(new))
-            if batch.papers or batch.in_area:  # an empty file writes nothing
-                self.store.apply(batch)
+            for chunk in chunks:
+                added, present, repeated = self._ingest_chunk(chunk, before.papers + totals["added"], inner)
+                totals.update(added=added, present=present, repeated=repeated)
         return IngestSummary(
-            files=n_files,
-            records=len(records),
-            papers_added=len(new),
-            papers_already_present=len(existing),
-            repeated_listings=len(records) - len(merged),
+            files=len(files),
+            records=n_records,
+            papers_added=totals["added"],
+            papers_already_present=totals["present"],
+            repeated_listings=totals["repeated"],
             before=before,
             after=self.store.stats(),
             seconds=time.perf_counter() - started,
         )
+
+    def _ingest_chunk(self, records: list[SourceRecord], papers_before: int, progress: Progress) -> tuple[int, int, int]:
+        """One all-or-nothing write: (papers added, papers already present, repeated listings merged)."""
+        from kg.extract.pipeline import DocumentInput
+
+        merged = merge_records(records)
+        existing = self.store.existing_papers([m.id for m in merged])
+        new = [m for m in merged if m.id not in existing]
+        documents = [DocumentInput(m.record.abstract, tuple(m.keywords), m.record.title or "") for m in new]
+        found = self.extract(documents, progress) if documents else []
+        batch = build_batch(
+            merged,
+            {m.id: c for m, c in zip(new, found, strict=True)},
+            new_ids={m.id for m in new},
+            max_coauthor_byline=self.settings.max_coauthor_byline,
+        )
+        self._link_new_papers(batch, papers_before + len(new))
+        if batch.papers or batch.in_area:  # an empty file writes nothing
+            self.store.apply(batch)
+        return len(new), len(existing), len(records) - len(merged)
 
     def _link_new_papers(self, batch, n_papers: int) -> None:
         """Shares-concept edges chosen by the new papers, and their concept norms; stored edges stay as they are."""

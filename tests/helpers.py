@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gzip
+import json
 import os
 import socket
 import subprocess
@@ -63,3 +65,21 @@ def kg_serving(env_overrides: dict[str, str], *args: str, timeout: float = 60) -
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def write_jsonl(path, rows, *, raw_lines=()):
+    """Records as a JSON Lines file (gzipped for a .gz name), then raw lines as they are."""
+    text = "".join(json.dumps(r) + "\n" for r in rows) + "".join(line + "\n" for line in raw_lines)
+    if path.suffix == ".gz":
+        with gzip.open(path, "wt", encoding="utf-8") as handle:
+            handle.write(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def paper(i, **fields):
+    """A small synthetic record; every one has 'Shared Person' on its byline."""
+    row = {"id": f"p{i}", "title": f"Paper {i} on graph neural networks", "authors": [f"Author {i}", "Shared Person"],
+           "abstract": f"We study graph neural networks for molecule number {i}. Message passing helps.", "keywords": []}
+    return row | fields

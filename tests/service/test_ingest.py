@@ -7,6 +7,7 @@ import shutil
 import pytest
 
 from kg.errors import ReaderError, StoreError
+from kg.graph.build import GraphBatch
 from kg.graph.identity import paper_id
 from kg.readers import read_path
 from kg.service import PaperQuery
@@ -81,10 +82,10 @@ def test_failed_write_leaves_the_store_as_it_was(service, monkeypatch):
     before = snapshot(service)
     file_bytes = service.store.path.read_bytes()
 
-    def broken_save(graph, expected_version=None):
+    def broken_write(target, data):
         raise StoreError("disk full")
 
-    monkeypatch.setattr(service.store, "_save", broken_save)
+    monkeypatch.setattr(service.store.log, "_write_atomically", broken_write)
     with pytest.raises(StoreError):
         service.ingest([SEED_B])
     assert snapshot(service) == before and service.store.path.read_bytes() == file_bytes
@@ -122,9 +123,8 @@ def test_a_writer_that_read_an_older_file_is_refused(service, settings, extracto
     from kg.store.embedded import EmbeddedStore
 
     service.ingest([SEED_A])
-    first_version = service.store._version
-    stale = service.store.graph
+    stale = list(service.store.log.names())
     KGService(EmbeddedStore(settings.data_dir), settings, extractor=extractor).ingest([SEED_B])
     with pytest.raises(StoreError, match="changed while this ingest ran"):
-        service.store._save(stale, expected_version=first_version)
+        service.store.log.append(GraphBatch(), expected=stale)
     assert EmbeddedStore(settings.data_dir).stats().papers == 39

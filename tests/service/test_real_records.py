@@ -17,21 +17,7 @@ from kg.errors import ReaderError
 from kg.service import KGService
 from kg.store.embedded import EmbeddedStore
 
-
-def write_jsonl(path, rows, *, raw_lines=()):
-    text = "".join(json.dumps(r) + "\n" for r in rows) + "".join(line + "\n" for line in raw_lines)
-    if path.suffix == ".gz":
-        with gzip.open(path, "wt", encoding="utf-8") as handle:
-            handle.write(text)
-    else:
-        path.write_text(text, encoding="utf-8")
-    return path
-
-
-def paper(i, **fields):
-    row = {"id": f"p{i}", "title": f"Paper {i} on graph neural networks", "authors": [f"Author {i}", "Shared Person"],
-           "abstract": f"We study graph neural networks for molecule number {i}. Message passing helps.", "keywords": []}
-    return row | fields
+from helpers import paper, write_jsonl
 
 
 def test_gzip_and_json_files_are_json_lines(service, tmp_path):

@@ -78,6 +78,24 @@ MERGE (p)-[r:SHARES_CONCEPT]->(q)
 SET r.score = row.score, r.concepts = row.concepts
 """
 
+# -- the ingest lease: one ingest at a time per database ---------------------------------------
+# SET before reading takes the node's write lock, so a second ingest reads the holder only after the
+# first one's transaction has committed.
+TAKE_INGEST_LOCK: LiteralString = """
+MERGE (l:KgIngestLock {name: 'ingest'})
+SET l.touched = timestamp()
+WITH l, l.holder AS holder
+WITH l, holder, (holder IS NULL OR holder = $holder OR holder = $stale OR l.expires < timestamp()) AS free
+FOREACH (_ IN CASE WHEN free THEN [1] ELSE [] END | SET l.holder = $holder, l.expires = timestamp() + $ttl_ms)
+RETURN free, holder
+"""
+RENEW_INGEST_LOCK: LiteralString = """
+MATCH (l:KgIngestLock {name: 'ingest'}) WHERE l.holder = $holder SET l.expires = timestamp() + $ttl_ms RETURN count(l) AS held
+"""
+RELEASE_INGEST_LOCK: LiteralString = """
+MATCH (l:KgIngestLock {name: 'ingest'}) WHERE l.holder = $holder REMOVE l.holder, l.expires
+"""
+
 # -- reads ---------------------------------------------------------------------------------
 STATS: LiteralString = """
 CALL () { MATCH (p:Paper) RETURN count(p) AS papers }

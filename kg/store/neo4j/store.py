@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import logging
+import os
 import re
+import secrets
+import socket
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 import neo4j
 from neo4j import GraphDatabase
@@ -51,6 +55,25 @@ def _area(d: dict) -> ResearchArea:
 
 
 FAIL_FAST_SECONDS = 2.0
+LEASE_SECONDS = 600  # an ingest renews its lease with every write
+LOCK_POLL_SECONDS = 0.5
+
+
+def _holder_is_dead(holder: str | None) -> bool:
+    """Whether a lease holder ``host:pid:token`` was a process on this host that has ended."""
+    if not holder:
+        return False
+    host, _, rest = holder.partition(":")
+    pid = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
 
 
 def _chunks(rows: list, size: int):
@@ -69,6 +92,7 @@ class Neo4jStore(Store):
         self.batch_size = batch_size
         self.queries_run = 0  # Cypher statements sent, for measurements
         self._unreachable_until = 0.0  # after a failed connection, reads fail fast until then
+        self._lease: str | None = None  # the ingest lease this store holds, if any
 
     @classmethod
     def from_settings(cls, settings: Settings) -> "Neo4jStore":
@@ -115,6 +139,50 @@ class Neo4jStore(Store):
         ensure_current(self.driver, self.database)
 
     # -- writing ----------------------------------------------------------------------------
+    def _write(self, cypher: str, /, **params) -> list[dict]:
+        """A small managed write transaction (the driver retries it on transient errors)."""
+        def work(tx):
+            return [r.data() for r in tx.run(cypher, params)]
+
+        try:
+            with self.driver.session(database=self.database) as session:
+                return session.execute_write(work)
+        except (ServiceUnavailable, SessionExpired, OSError) as exc:
+            raise StoreUnavailable(f"Neo4j is unreachable: {exc}") from exc
+        except (Neo4jError, DriverError) as exc:
+            raise StoreError(f"Neo4j write failed: {exc}") from exc
+
+    @contextmanager
+    def writer_lock(self) -> Iterator[None]:
+        """Hold the database's ingest lease for a whole ingest, so that ingests run one after the other.
+
+        The lease is a ``KgIngestLock`` node naming its holder (host, process, token)
+        with an expiry that every write renews. A lease whose holder was a process
+        on this host that no longer runs (a killed ingest) is taken over at once;
+        one held from another host is taken over when it expires.
+        """
+        holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        stale, waited = "", False
+        while True:
+            row = self._write(q.TAKE_INGEST_LOCK, holder=holder, stale=stale, ttl_ms=LEASE_SECONDS * 1000)[0]
+            if row["free"]:
+                break
+            stale = row["holder"] if _holder_is_dead(row["holder"]) else ""
+            if not stale:
+                if not waited:
+                    log.warning("another ingest (%s) is writing to this database; waiting for it", row["holder"])
+                    waited = True
+                time.sleep(LOCK_POLL_SECONDS)
+        self._lease = holder
+        try:
+            yield
+        finally:
+            self._lease = None
+            try:
+                self._write(q.RELEASE_INGEST_LOCK, holder=holder)
+            except StoreError:
+                log.warning("could not release the ingest lease; it expires in %d s", LEASE_SECONDS)
+
     def existing_papers(self, ids: Sequence[str]) -> set[str]:
         return {r["id"] for r in self._read(q.EXISTING_PAPERS, ids=list(ids))}
 
@@ -150,7 +218,11 @@ class Neo4jStore(Store):
     def apply(self, batch: GraphBatch) -> None:
         """One transaction, many batched UNWIND statements: all of it lands or none."""
         rows = self._rows(batch)
+        if self._lease is not None and not self._write(q.RENEW_INGEST_LOCK, holder=self._lease, ttl_ms=LEASE_SECONDS * 1000)[0]["held"]:
+            raise StoreError("this ingest lost its lease on the database (it expired); nothing more was written, run it again")
         try:
+            # An explicit transaction, not a managed one: a retry would re-run every statement of a
+            # large batch, and the co-author increments are not idempotent. A failure leaves nothing.
             with self.driver.session(database=self.database) as session, session.begin_transaction() as tx:
                 for name, query in q.WRITES:
                     for chunk in _chunks(rows[name], self.batch_size):

@@ -1,17 +1,13 @@
-"""The embedded store: one networkx graph, persisted as gzipped node-link JSON.
+"""The embedded store: one networkx graph in memory, kept on disk as a log of batches (``log.py``).
 
-Writes are atomic: the new graph is built on a copy, written to a temporary
-file and moved over the old one; only then does the in-memory graph change.
+An ingest commits its batch to the log first and only then changes the graph in
+memory. A reader that sees a newer log applies the batches it has not seen.
 """
 
 from __future__ import annotations
 
 import fcntl
 import gc
-import gzip
-import json
-import os
-import tempfile
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
@@ -35,17 +31,68 @@ from kg.models import (
     Stats,
 )
 from kg.store.base import Network, PaperFilter, Store, concept_lookup_terms
+from kg.store.embedded.log import GraphLog
 from kg.store.textsearch import BM25Index
 
-__all__ = ["EmbeddedStore", "FORMAT_VERSION"]
+__all__ = ["EmbeddedStore", "apply_batch"]
 
-FORMAT_VERSION = 1
-_FILE = "graph.json.gz"
-RECHECK_SECONDS = 0.5  # how stale a reader may be after another process replaced the file
+RECHECK_SECONDS = 0.5  # how stale a reader may be after another process committed
 
 
 def _n(kind: str, key: str) -> str:
     return f"{kind}:{key}"
+
+
+def apply_batch(g: nx.DiGraph, batch: GraphBatch) -> None:
+    """Add one batch to the graph in place (MERGE semantics; co-author weights add up)."""
+    for p in batch.papers:
+        g.add_node(_n("paper", p.id), kind="paper", id=p.id, title=p.title, label=p.label, abstract=p.abstract,
+                   venue=p.venue, year=p.year, authors_truncated=p.authors_truncated, concept_norm=p.concept_norm)
+    for a in batch.authors:
+        if _n("author", a.key) not in g:
+            g.add_node(_n("author", a.key), kind="author", key=a.key, name=a.name)
+    for area in batch.areas:
+        node = _n("area", area.path)
+        if node not in g:
+            g.add_node(node, kind="area", path=area.path, name=area.name, parent=area.parent)
+        if area.parent:
+            g.add_edge(node, _n("area", area.parent), type="SUBAREA_OF")
+    for c in batch.concepts:
+        node = _n("concept", c.key)
+        if node in g:
+            d = g.nodes[node]
+            if not set(c.aliases) <= set(d["aliases"]):
+                d["aliases"] = sorted(set(d["aliases"]) | set(c.aliases))
+            d["broader"] = d.get("broader") or c.broader
+        else:
+            g.add_node(node, kind="concept", key=c.key, name=c.name, aliases=sorted(c.aliases), broader=c.broader)
+    for narrow, broad in batch.broader:
+        g.add_edge(_n("concept", narrow), _n("concept", broad), type="BROADER")
+    for key, pid, position in batch.authored:
+        g.add_edge(_n("author", key), _n("paper", pid), type="AUTHORED", position=position)
+    for pid, path in batch.in_area:
+        g.add_edge(_n("paper", pid), _n("area", path), type="IN_AREA")
+    for pid, key, weight in batch.mentions:
+        g.add_edge(_n("paper", pid), _n("concept", key), type="MENTIONS", weight=weight)
+    succ = g._succ
+    for (a, b), inc in batch.coauthor_increments.items():
+        u, v = _n("author", a), _n("author", b)
+        old = succ[u].get(v) if u in succ else None
+        if old is None:
+            g.add_edge(u, v, type="CO_AUTHORED", papers=inc)
+        else:
+            old["papers"] += inc
+    for (p, q), (score, concepts) in batch.shared.items():
+        g.add_edge(_n("paper", p), _n("paper", q), type="SHARES_CONCEPT", score=score, concepts=list(concepts))
+
+
+def adds_anything(g: nx.DiGraph, batch: GraphBatch) -> bool:
+    """Whether applying the batch would change the graph (a re-run of an ingest adds nothing)."""
+    if batch.papers or batch.authored or batch.mentions or batch.coauthor_increments or batch.shared:
+        return True
+    if any(_n("area", a.path) not in g for a in batch.areas):
+        return True
+    return any(not g.has_edge(_n("paper", p), _n("area", a)) for p, a in batch.in_area)
 
 
 class EmbeddedStore(Store):
@@ -56,27 +103,24 @@ class EmbeddedStore(Store):
 
     def __init__(self, data_dir: str | Path) -> None:
         self.data_dir = Path(data_dir)
+        self.log = GraphLog(self.data_dir)
         self._graph: nx.DiGraph | None = None
-        self._version: int | None = None  # mtime_ns of the file the graph was read from
+        self._names: list[str] = []  # the committed batches the graph holds
+        self._version: tuple[int, int] | None = None  # the log's version the graph was read at
         self._derived: dict[str, object] = {}  # indexes built from the graph, dropped when it changes
-        self._checked_at = float("-inf")  # when the file's version was last looked at
+        self._checked_at = float("-inf")  # when the log's version was last looked at
 
     # -- persistence ---------------------------------------------------------------------
     @property
     def path(self) -> Path:
-        return self.data_dir / _FILE
-
-    def _file_version(self) -> int | None:
-        try:
-            return self.path.stat().st_mtime_ns
-        except FileNotFoundError:
-            return None
+        """The file whose replacement commits a write."""
+        return self.log.manifest
 
     @property
     def graph(self) -> nx.DiGraph:
-        """The graph, re-read when another process (e.g. `kg ingest` beside `kg serve`) replaced the file.
+        """The graph, brought up to date when another process (e.g. `kg ingest` beside `kg serve`) committed.
 
-        The file is looked at once per ``RECHECK_SECONDS``, not on every access
+        The log is looked at once per ``RECHECK_SECONDS``, not on every access
         (a page of papers touches the graph thousands of times).
         """
         return self._current(force=False)
@@ -84,61 +128,38 @@ class EmbeddedStore(Store):
     def _current(self, *, force: bool) -> nx.DiGraph:
         now = time.monotonic()
         if self._graph is None or force or now - self._checked_at >= RECHECK_SECONDS:
-            version = self._file_version()
+            version = self.log.version()
             self._checked_at = now
             if self._graph is None or version != self._version:
-                self._graph, self._version, self._derived = self._load(), version, {}
-                # The graph is millions of long-lived objects: keep them out of the cyclic GC's
-                # full collections, which otherwise pause every request now and then.
-                gc.freeze()
+                self._catch_up(version)
         return self._graph
 
+    def _catch_up(self, version) -> None:
+        """Apply the batches committed since the graph was read; read all of them when the log was rewritten."""
+        names = self.log.names()
+        fresh = self._graph is None or names[: len(self._names)] != self._names
+        graph = nx.DiGraph() if fresh else self._graph
+        todo = names if fresh else names[len(self._names):]
+        # Loading makes millions of long-lived objects: the cyclic GC would scan them again and again.
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            if fresh:
+                self._graph, self._names = None, []
+            for name in todo:
+                apply_batch(graph, self.log.read(name))
+        finally:
+            if enabled:
+                gc.enable()
+        self._graph, self._names, self._version, self._derived = graph, names, version, {}
+        # Keep the graph out of the cyclic GC's full collections, which otherwise pause requests now and then.
+        gc.freeze()
+
     def _cached(self, name: str, build):
-        _ = self.graph  # re-reads (and drops every cached index) when the file changed
+        _ = self.graph  # catches up (and drops every cached index) when the log changed
         if name not in self._derived:
             self._derived[name] = build()
         return self._derived[name]
-
-    def _load(self) -> nx.DiGraph:
-        if not self.path.exists():
-            return nx.DiGraph()
-        try:
-            with gzip.open(self.path, "rt", encoding="utf-8") as handle:
-                obj = json.load(handle)
-        except (OSError, ValueError) as exc:
-            raise StoreError(f"{self.path}: cannot read the embedded store ({exc})") from exc
-        if obj.get("format") != FORMAT_VERSION:
-            raise StoreError(f"{self.path}: store format {obj.get('format')!r}, expected {FORMAT_VERSION}")
-        return nx.node_link_graph(obj["graph"], directed=True, multigraph=False, edges="edges", name="node")
-
-    def _save(self, graph: nx.DiGraph, expected_version: int | None = None) -> None:
-        """Write atomically; refuse when the file changed since it was read (another writer)."""
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        self._remove_stale_temporaries()
-        payload = {"format": FORMAT_VERSION, "graph": nx.node_link_data(graph, edges="edges", name="node")}
-        fd, tmp = tempfile.mkstemp(prefix=".graph-", suffix=".tmp", dir=self.data_dir)
-        try:
-            with os.fdopen(fd, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=5) as handle:
-                handle.write(json.dumps(payload, separators=(",", ":")).encode("utf-8"))
-            os.chmod(tmp, 0o644)
-            with (self.data_dir / ".lock").open("w") as lock:
-                fcntl.flock(lock, fcntl.LOCK_EX)
-                if self._file_version() != expected_version:
-                    raise StoreError(f"{self.path} changed while this ingest ran (another ingest?); nothing was written, run it again")
-                os.replace(tmp, self.path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-
-    def _remove_stale_temporaries(self) -> None:
-        """A ``.graph-*.tmp`` untouched for an hour is what a killed ingest left; nothing else writes one that long."""
-        cutoff = time.time() - 3600
-        for tmp in self.data_dir.glob(".graph-*.tmp"):
-            try:
-                if tmp.stat().st_mtime < cutoff:
-                    tmp.unlink()
-            except FileNotFoundError:
-                pass
 
     def check(self) -> None:
         self._current(force=True)
@@ -216,46 +237,20 @@ class EmbeddedStore(Store):
         return out
 
     def apply(self, batch: GraphBatch) -> None:
-        base_version = self._version
-        g = self._current(force=True).copy()
-        if self._version != base_version:
-            raise StoreError(f"{self.path} changed while this ingest ran (another ingest?); run it again")
-        for p in batch.papers:
-            g.add_node(_n("paper", p.id), kind="paper", id=p.id, title=p.title, label=p.label, abstract=p.abstract,
-                       venue=p.venue, year=p.year, authors_truncated=p.authors_truncated, concept_norm=p.concept_norm)
-        for a in batch.authors:
-            if _n("author", a.key) not in g:
-                g.add_node(_n("author", a.key), kind="author", key=a.key, name=a.name)
-        for area in batch.areas:
-            node = _n("area", area.path)
-            if node not in g:
-                g.add_node(node, kind="area", path=area.path, name=area.name, parent=area.parent)
-            if area.parent:
-                g.add_edge(node, _n("area", area.parent), type="SUBAREA_OF")
-        for c in batch.concepts:
-            node = _n("concept", c.key)
-            if node in g:
-                d = g.nodes[node]
-                d["aliases"] = sorted(set(d["aliases"]) | set(c.aliases))
-                d["broader"] = d.get("broader") or c.broader
-            else:
-                g.add_node(node, kind="concept", key=c.key, name=c.name, aliases=sorted(c.aliases), broader=c.broader)
-        for narrow, broad in batch.broader:
-            g.add_edge(_n("concept", narrow), _n("concept", broad), type="BROADER")
-        for key, pid, position in batch.authored:
-            g.add_edge(_n("author", key), _n("paper", pid), type="AUTHORED", position=position)
-        for pid, path in batch.in_area:
-            g.add_edge(_n("paper", pid), _n("area", path), type="IN_AREA")
-        for pid, key, weight in batch.mentions:
-            g.add_edge(_n("paper", pid), _n("concept", key), type="MENTIONS", weight=weight)
-        for (a, b), inc in batch.coauthor_increments.items():
-            u, v = _n("author", a), _n("author", b)
-            old = g.edges[u, v]["papers"] if g.has_edge(u, v) else 0
-            g.add_edge(u, v, type="CO_AUTHORED", papers=old + inc)
-        for (p, q), (score, concepts) in batch.shared.items():
-            g.add_edge(_n("paper", p), _n("paper", q), type="SHARES_CONCEPT", score=score, concepts=list(concepts))
-        self._save(g, expected_version=base_version)
-        self._graph, self._version, self._derived = g, self._file_version(), {}
+        """Commit the batch to the log, then add it to the graph in memory (writing costs the batch, not the graph)."""
+        expected = list(self._names)
+        g = self._current(force=True)
+        if self.log.names() != expected:
+            raise StoreError(f"{self.data_dir} changed while this ingest ran (another ingest?); nothing was written, run it again")
+        if not adds_anything(g, batch):
+            return
+        self._names = self.log.append(batch, expected)
+        try:
+            apply_batch(g, batch)
+        except BaseException:
+            self._graph = None  # committed but not applied in memory: read it back from the log next time
+            raise
+        self._version, self._derived = self.log.version(), {}
 
     # -- reading ---------------------------------------------------------------------------
     def refresh(self) -> None:

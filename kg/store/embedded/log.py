@@ -1,0 +1,194 @@
+"""The embedded store on disk: an append-only log of graph batches.
+
+A store folder holds ``log/manifest.json`` and one gzipped JSON file per batch
+(``log/000001-….json.gz``). An ingest writes its batch file first and then
+replaces the manifest in one atomic rename: that rename is the commit. A batch
+file the manifest does not name (a killed ingest) is ignored and removed by the
+next write. Writing costs the size of the batch, not of the graph, and a reader
+that already holds the first k batches applies only the new ones.
+
+A folder written by kg 0.1 (``graph.json.gz``, one node-link snapshot) is read
+as the first batch of the log and never rewritten.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import gzip
+import json
+import os
+import secrets
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from kg.errors import StoreError
+from kg.graph.build import GraphBatch
+from kg.models import Author, Concept, Paper, ResearchArea
+
+__all__ = ["FORMAT_VERSION", "GraphLog", "batch_to_json", "batch_from_json"]
+
+FORMAT_VERSION = 2
+SNAPSHOT_V1 = "graph.json.gz"  # what kg 0.1 wrote: read as the base of the log
+STALE_SECONDS = 3600  # a temporary or unnamed batch file this old is what a killed ingest left
+
+
+def batch_to_json(batch: GraphBatch) -> dict:
+    """A batch as plain JSON rows (positional, to keep files and load time small)."""
+    return {
+        "papers": [[p.id, p.title, p.label, p.abstract, p.venue, p.year, p.authors_truncated, p.concept_norm] for p in batch.papers],
+        "authors": [[a.key, a.name] for a in batch.authors],
+        "areas": [[a.path, a.name, a.parent] for a in batch.areas],
+        "concepts": [[c.key, c.name, list(c.aliases), c.broader] for c in batch.concepts],
+        "broader": [list(pair) for pair in batch.broader],
+        "authored": [list(row) for row in batch.authored],
+        "in_area": [list(row) for row in batch.in_area],
+        "mentions": [list(row) for row in batch.mentions],
+        "coauthored": [[a, b, n] for (a, b), n in batch.coauthor_increments.items()],
+        "shared": [[p, q, score, list(keys)] for (p, q), (score, keys) in batch.shared.items()],
+    }
+
+
+def batch_from_json(obj: dict) -> GraphBatch:
+    return GraphBatch(
+        papers=[Paper(*row) for row in obj["papers"]],
+        authors=[Author(*row) for row in obj["authors"]],
+        authored=[tuple(row) for row in obj["authored"]],
+        areas=[ResearchArea(*row) for row in obj["areas"]],
+        in_area=[tuple(row) for row in obj["in_area"]],
+        concepts=[Concept(key, name, tuple(aliases), broader) for key, name, aliases, broader in obj["concepts"]],
+        mentions=[tuple(row) for row in obj["mentions"]],
+        broader=[tuple(row) for row in obj["broader"]],
+        coauthor_increments={(a, b): n for a, b, n in obj["coauthored"]},
+        shared={(p, q): (score, tuple(keys)) for p, q, score, keys in obj["shared"]},
+    )
+
+
+def _batch_from_snapshot(obj: dict) -> GraphBatch:
+    """A kg 0.1 node-link snapshot as one batch (its co-author weights are totals, so they are increments from zero)."""
+    batch = GraphBatch()
+    nodes = {n["node"]: n for n in obj["graph"]["nodes"]}
+    for n in nodes.values():
+        kind = n["kind"]
+        if kind == "paper":
+            batch.papers.append(Paper(n["id"], n.get("title"), n["label"], n["abstract"], n.get("venue"), n.get("year"),
+                                      n.get("authors_truncated", False), n.get("concept_norm", 0.0)))
+        elif kind == "author":
+            batch.authors.append(Author(n["key"], n["name"]))
+        elif kind == "area":
+            batch.areas.append(ResearchArea(n["path"], n["name"], n.get("parent")))
+        elif kind == "concept":
+            batch.concepts.append(Concept(n["key"], n["name"], tuple(n.get("aliases", ())), n.get("broader")))
+    for e in obj["graph"]["edges"]:
+        u, v, t = nodes[e["source"]], nodes[e["target"]], e["type"]
+        if t == "AUTHORED":
+            batch.authored.append((u["key"], v["id"], e["position"]))
+        elif t == "IN_AREA":
+            batch.in_area.append((u["id"], v["path"]))
+        elif t == "MENTIONS":
+            batch.mentions.append((u["id"], v["key"], e["weight"]))
+        elif t == "BROADER":
+            batch.broader.append((u["key"], v["key"]))
+        elif t == "CO_AUTHORED":
+            batch.coauthor_increments[(u["key"], v["key"])] = e["papers"]
+        elif t == "SHARES_CONCEPT":
+            batch.shared[(u["id"], v["id"])] = (e["score"], tuple(e["concepts"]))
+    return batch
+
+
+def _read_gzip_json(path: Path) -> dict:
+    try:
+        with gzip.open(path, "rb") as handle:
+            return json.loads(handle.read())
+    except (OSError, ValueError, EOFError) as exc:
+        raise StoreError(f"{path}: cannot read the embedded store ({exc})") from exc
+
+
+class GraphLog:
+    """The files of one store folder. Not thread-safe; one writer at a time (the ingest lock)."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = Path(data_dir)
+        self.folder = self.data_dir / "log"
+        self.manifest = self.folder / "manifest.json"
+
+    def version(self) -> tuple[int, int] | None:
+        """Changes whenever a write commits: the manifest's (or the kg 0.1 snapshot's) mtime and size."""
+        for path in (self.manifest, self.data_dir / SNAPSHOT_V1):
+            try:
+                st = path.stat()
+            except FileNotFoundError:
+                continue
+            return (st.st_mtime_ns, st.st_size)
+        return None
+
+    def names(self) -> list[str]:
+        """The committed batches, oldest first."""
+        names: list[str] = []
+        if (self.data_dir / SNAPSHOT_V1).exists():
+            names.append(SNAPSHOT_V1)
+        if self.manifest.exists():
+            try:
+                obj = json.loads(self.manifest.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise StoreError(f"{self.manifest}: cannot read the embedded store ({exc})") from exc
+            if obj.get("format") != FORMAT_VERSION:
+                raise StoreError(f"{self.manifest}: store format {obj.get('format')!r}, expected {FORMAT_VERSION}")
+            names.extend(obj["batches"])
+        return names
+
+    def read(self, name: str) -> GraphBatch:
+        if name == SNAPSHOT_V1:
+            obj = _read_gzip_json(self.data_dir / SNAPSHOT_V1)
+            if obj.get("format") != 1:
+                raise StoreError(f"{self.data_dir / SNAPSHOT_V1}: store format {obj.get('format')!r}, expected 1")
+            return _batch_from_snapshot(obj)
+        return batch_from_json(_read_gzip_json(self.folder / name))
+
+    def append(self, batch: GraphBatch, expected: list[str]) -> list[str]:
+        """Commit one batch after ``expected``; refuse when another writer committed since. Returns the new list."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self._remove_leftovers(set(expected))
+        name = f"{len(expected) + 1:06d}-{secrets.token_hex(4)}.json.gz"
+        payload = json.dumps(batch_to_json(batch), separators=(",", ":")).encode("utf-8")
+        self._write_atomically(self.folder / name, gzip.compress(payload, compresslevel=3, mtime=0))
+        with (self.data_dir / ".lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if self.names() != expected:
+                (self.folder / name).unlink(missing_ok=True)
+                raise StoreError(f"{self.data_dir} changed while this ingest ran (another ingest?); nothing was written, run it again")
+            batches = [n for n in (*expected, name) if n != SNAPSHOT_V1]
+            manifest = json.dumps({"format": FORMAT_VERSION, "batches": batches}, indent=0).encode("utf-8")
+            self._write_atomically(self.manifest, manifest)  # the commit
+        return [*expected, name]
+
+    def _write_atomically(self, target: Path, data: bytes) -> None:
+        fd, tmp = tempfile.mkstemp(prefix=".graph-", suffix=".tmp", dir=target.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def _remove_leftovers(self, committed: set[str]) -> None:
+        """Temporaries and unnamed batch files an hour old are what a killed ingest left; nothing else writes one that long."""
+        cutoff = time.time() - STALE_SECONDS
+        for path in self._leftover_candidates(committed):
+            try:
+                if path.stat().st_mtime < cutoff:
+                    path.unlink()
+            except FileNotFoundError:
+                pass
+
+    def _leftover_candidates(self, committed: set[str]) -> Iterator[Path]:
+        yield from self.data_dir.glob(".graph-*.tmp")
+        yield from self.folder.glob(".graph-*.tmp")
+        for path in self.folder.glob("*.json.gz"):
+            if path.name not in committed:
+                yield path

@@ -1,0 +1,8 @@
+// One ingest at a time per database: the lease node `kg ingest` holds (MERGE on a unique key is race-free).
+CREATE CONSTRAINT kg_ingest_lock_name IF NOT EXISTS FOR (l:KgIngestLock) REQUIRE l.name IS UNIQUE;
+// Facets and sorting: papers by year, venue and citations.
+CREATE INDEX paper_year IF NOT EXISTS FOR (p:Paper) ON (p.year);
+CREATE INDEX paper_venue IF NOT EXISTS FOR (p:Paper) ON (p.venue);
+CREATE INDEX paper_citations IF NOT EXISTS FOR (p:Paper) ON (p.citations);
+// Institutions from affiliations.
+CREATE CONSTRAINT institution_key IF NOT EXISTS FOR (i:Institution) REQUIRE i.key IS UNIQUE;
