@@ -38,6 +38,8 @@ class SourceRecord:
     authors_truncated: bool = False
     doi: str | None = None  # normalised (lower case, no resolver prefix)
     arxiv_id: str | None = None  # without version
+    citations: int | None = None
+    affiliations: tuple[str | None, ...] | None = None  # aligned with authors: each one's institution, if known
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,12 +52,31 @@ class Paper:
     year: int | None = None
     authors_truncated: bool = False
     concept_norm: float = 0.0  # length of its concept vector when it was linked (shares-concept scoring)
+    citations: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Author:
     key: str
     name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Institution:
+    key: str  # normalised name
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Affiliation:
+    institution_key: str
+    papers: int  # the author's papers that name this institution
+
+
+@dataclass(frozen=True, slots=True)
+class Facets:
+    years: list[tuple[int, int]]  # (year, papers), oldest first
+    venues: list[tuple[str, int]]  # (venue, papers), most papers first
 
 
 @dataclass(frozen=True, slots=True)

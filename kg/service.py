@@ -14,9 +14,9 @@ from kg.config import Settings
 from kg.errors import InvalidArgument
 from kg.graph.build import build_batch, merge_records, shared_concept_edges
 from kg.graph.identity import author_key
-from kg.models import Author, Concept, Page, Paper, ResearchArea, SourceRecord, Stats
+from kg.models import Author, Concept, Facets, Page, Paper, ResearchArea, SourceRecord, Stats
 from kg.readers import OnError, expand_paths, read_path
-from kg.store.base import Network, PaperFilter, Store
+from kg.store.base import PAPER_ORDERS, Network, PaperFilter, Store
 
 if TYPE_CHECKING:  # spaCy loads only when something is extracted: `kg stats` and reads stay fast
     from kg.extract.pipeline import ConceptExtractor, DocumentInput, ExtractedConcept
@@ -34,6 +34,10 @@ class PaperQuery:
     concept: str | None = None
     author: str | None = None
     text: str | None = None
+    year_from: int | None = None
+    year_to: int | None = None
+    venue: str | None = None
+    order: str = "id"  # id | citations | year
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,21 +273,36 @@ class KGService:
         if words > most or len(text) > 40 * most:
             raise InvalidArgument(f"{what} has {words} words ({len(text)} characters); at most {most} words are allowed")
 
-    def papers(self, query: PaperQuery, offset: int, limit: int) -> Page:
+    def _paper_filter(self, query: PaperQuery) -> PaperFilter | None:
+        """The store's filter for a user's query; None when it names a concept nobody mentions."""
         if query.text:
             self._check_words(query.text, "the text filter")
+        if query.order not in PAPER_ORDERS:
+            raise InvalidArgument(f"order must be one of {', '.join(PAPER_ORDERS)}")
         concept_key = None
         if query.concept is not None:
             concept_key = self.store.resolve_concept(query.concept)
             if concept_key is None:
-                return Page([], 0)
-        flt = PaperFilter(
+                return None
+        return PaperFilter(
             area=" ".join(query.area.split()) if query.area else None,
             concept=concept_key,
             author=author_key(query.author) if query.author is not None else None,
             text=query.text or None,
+            year_from=query.year_from,
+            year_to=query.year_to,
+            venue=" ".join(query.venue.split()) if query.venue else None,
+            order=query.order,
         )
-        return self.store.find_papers(flt, offset, limit)
+
+    def papers(self, query: PaperQuery, offset: int, limit: int) -> Page:
+        flt = self._paper_filter(query)
+        return Page([], 0) if flt is None else self.store.find_papers(flt, offset, limit)
+
+    def paper_facets(self, query: PaperQuery) -> Facets:
+        """Papers per year and per venue among those the query matches."""
+        flt = self._paper_filter(query)
+        return Facets([], []) if flt is None else self.store.paper_facets(flt)
 
     def papers_with_concept_key(self, key: str, offset: int, limit: int) -> Page:
         return self.store.find_papers(PaperFilter(concept=key), offset, limit)

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from kg.graph.build import GraphBatch
-from kg.models import Author, Concept, Paper, ResearchArea
+from kg.models import Author, Concept, Institution, Paper, ResearchArea
 
 
 def contract_batch() -> GraphBatch:
     """A small graph whose every answer is known by hand."""
     papers = [
-        Paper("p1", "Fast Xray Methods", "Fast Xray Methods", "We study xray methods for games.", "V", 2024),
+        Paper("p1", "Fast Xray Methods", "Fast Xray Methods", "We study xray methods for games.", "V", 2024, citations=10),
         Paper("p2", None, "Games with zebras.", "Games with zebras. Xray methods help.", None, None),
-        Paper("p3", "Robots", "Robots", "Zebra robots walk.", "V", 2023, concept_norm=0.5),
-        Paper("p4", None, "Whales sing.", "Whales sing.", None, None, True),
+        Paper("p3", "Robots", "Robots", "Zebra robots walk.", "V", 2023, concept_norm=0.5, citations=50),
+        Paper("p4", None, "Whales sing.", "Whales sing.", "W", 2023, True, citations=0),
     ]
     authors = [Author("ann lee", "Ann Lee"), Author("bo chen", "Bo Chen"), Author("cy dee", "Cy Dee"), Author("di eve", "Di Eve")]
     areas = [
@@ -40,5 +40,7 @@ def contract_batch() -> GraphBatch:
         broader=[("xray method", "method family")],
         coauthor_increments={("ann lee", "bo chen"): 1, ("bo chen", "cy dee"): 1},
         shared={("p1", "p2"): (1.5, ("xray method",)), ("p2", "p3"): (1.2, ("zebra",))},
+        institutions=[Institution("mit", "MIT"), Institution("eth zurich", "ETH Zurich")],
+        affiliated={("ann lee", "mit"): 1, ("bo chen", "mit"): 2, ("bo chen", "eth zurich"): 1},
     )
     return batch

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from kg.extract.text import first_sentence_label
 from kg.graph.identity import area_chain, make_author, paper_id
-from kg.models import Author, Concept, Paper, ResearchArea, SourceRecord
+from kg.models import Author, Concept, Institution, Paper, ResearchArea, SourceRecord
 
 if TYPE_CHECKING:  # the graph stage reads extraction output; it never loads spaCy
     from kg.extract.pipeline import ExtractedConcept
@@ -55,9 +55,8 @@ class GraphBatch:
     broader: list[tuple[str, str]] = field(default_factory=list)  # narrower key, broader key
     coauthor_increments: dict[tuple[str, str], int] = field(default_factory=dict)  # (a, b) a < b
     shared: dict[tuple[str, str], "SharedEdge"] = field(default_factory=dict)  # (p, q) p < q
-
-    def is_empty(self) -> bool:
-        return not (self.papers or self.in_area or self.authored)
+    institutions: list[Institution] = field(default_factory=list)
+    affiliated: dict[tuple[str, str], int] = field(default_factory=dict)  # (author key, institution key) -> papers
 
 
 SharedEdge = tuple[float, tuple[str, ...]]  # score, shared concept keys (best first)
@@ -105,6 +104,7 @@ def build_batch(
     authors: dict[str, Author] = {}
     areas: dict[str, ResearchArea] = {}
     concept_nodes: dict[str, Concept] = {}
+    institutions: dict[str, Institution] = {}
     for item in items:
         for path in item.areas:
             chain = area_chain(path)
@@ -123,6 +123,7 @@ def build_batch(
                 venue=rec.venue,
                 year=rec.year,
                 authors_truncated=rec.authors_truncated,
+                citations=rec.citations,
             )
         )
         keys_in_order: list[str] = []
@@ -133,6 +134,12 @@ def build_batch(
             authors.setdefault(author.key, author)
             keys_in_order.append(author.key)
             batch.authored.append((author.key, item.id, position))
+            place = rec.affiliations[position] if rec.affiliations else None
+            institution = make_institution(place) if place else None
+            if institution is not None:
+                institutions.setdefault(institution.key, institution)
+                pair = (author.key, institution.key)
+                batch.affiliated[pair] = batch.affiliated.get(pair, 0) + 1
         if len(keys_in_order) <= max_coauthor_byline:
             for a, b in combinations(sorted(keys_in_order), 2):
                 batch.coauthor_increments[(a, b)] = batch.coauthor_increments.get((a, b), 0) + 1
@@ -146,8 +153,19 @@ def build_batch(
     batch.authors = list(authors.values())
     batch.areas = list(areas.values())
     batch.concepts = list(concept_nodes.values())
+    batch.institutions = list(institutions.values())
     batch.broader = sorted(set(batch.broader))
     return batch
+
+
+def make_institution(name: str) -> Institution | None:
+    """An institution keyed by its case- and space-folded name.
+
+    >>> make_institution("  Technical University of  Munich ")
+    Institution(key='technical university of munich', name='Technical University of Munich')
+    """
+    clean = " ".join(name.split())
+    return Institution(clean.casefold(), clean) if clean else None
 
 
 def _add_concept(nodes: dict[str, Concept], concept: Concept) -> None:
@@ -226,31 +244,80 @@ def shared_concept_edges(
     for pid, weights in touched.items():
         for key, w in weights.items():
             postings[key][pid] = (w, norms[pid])
+    linking = sorted(idf)
+    if not linking:
+        return {}, norms
+    scored = _scores(touched, postings, idf, norms, linking, per_paper)
     kept: dict[tuple[str, str], SharedEdge] = {}
-    for pid in sorted(touched):
-        norm = norms[pid]
-        if not norm:
-            continue
-        scores: dict[str, float] = defaultdict(float)
-        shared: dict[str, list[tuple[float, str]]] = defaultdict(list)
-        other_norm: dict[str, float] = {}
-        for key, w in sorted(touched[pid].items()):
-            weight = idf.get(key)
-            if weight is None:
-                continue
-            for other, (w_other, n_other) in postings[key].items():
-                if other != pid:
-                    part = math.sqrt(w * w_other) * weight
-                    scores[other] += part
-                    shared[other].append((part, key))
-                    other_norm[other] = n_other
-        ranked = sorted(
-            ((score / (norm * (other_norm[other] or norm)), other) for other, score in scores.items()),
-            key=lambda so: (-round(so[0], 4), so[1]),
-        )
-        for score, other in ranked[:per_paper]:
+    for pid, ranked in scored:
+        weights = touched[pid]
+        for score, other in ranked:
             pair = (pid, other) if pid < other else (other, pid)
             if pair not in kept:
-                keys = tuple(k for _, k in sorted(shared[other], key=lambda pk: (-pk[0], pk[1])))
-                kept[pair] = (round(min(score, 1.0), 4), keys)
+                parts = sorted(
+                    (-math.sqrt(w * postings[key][other][0]) * idf[key], key)
+                    for key, w in weights.items()
+                    if key in idf and other in postings[key]
+                )
+                kept[pair] = (round(min(score, 1.0), 4), tuple(k for _, k in parts))
     return kept, norms
+
+
+def _scores(touched, postings, idf, norms, linking, per_paper, block=256):
+    """For each touched paper (in id order) with a concept vector, its ``per_paper`` best (cosine, other id).
+
+    One sparse product per block of touched papers: (papers × concepts) · (concepts × all papers).
+    Ties in the cosine rounded to 4 places go to the lower id.
+    """
+    import numpy as np
+    from scipy import sparse
+
+    column = {key: j for j, key in enumerate(linking)}
+    ids = sorted({pid for key in linking for pid in postings[key]})
+    row_of = {pid: i for i, pid in enumerate(ids)}
+    # every paper's side: sqrt(weight) per linking concept, and its norm
+    rows, cols, vals = [], [], []
+    other_norm = np.zeros(len(ids))
+    for key in linking:
+        j = column[key]
+        for pid, (w, norm) in postings[key].items():
+            i = row_of[pid]
+            rows.append(i)
+            cols.append(j)
+            vals.append(math.sqrt(w))
+            other_norm[i] = norm
+    papers = sparse.csr_matrix((vals, (rows, cols)), shape=(len(ids), len(linking))).T.tocsr()  # concepts × papers
+    order = [pid for pid in sorted(touched) if norms[pid]]
+    out = []
+    for start in range(0, len(order), block):
+        chunk = order[start : start + block]
+        r, c, v = [], [], []
+        for n, pid in enumerate(chunk):
+            for key, w in touched[pid].items():
+                if key in column:
+                    r.append(n)
+                    c.append(column[key])
+                    v.append(math.sqrt(w) * idf[key])
+        mine = sparse.csr_matrix((v, (r, c)), shape=(len(chunk), len(linking)))
+        product = (mine @ papers).tocsr()
+        for n, pid in enumerate(chunk):
+            lo, hi = product.indptr[n], product.indptr[n + 1]
+            cand, raw = product.indices[lo:hi], product.data[lo:hi]
+            me = row_of[pid]
+            keep = cand != me
+            cand, raw = cand[keep], raw[keep]
+            if not len(cand):
+                out.append((pid, []))
+                continue
+            norm = norms[pid]
+            theirs = other_norm[cand]
+            score = raw / (norm * np.where(theirs > 0, theirs, norm))
+            rounded = np.round(score, 4)
+            if len(cand) > per_paper:  # everything at or above the per_paper-th best rounded score (ties included)
+                bar = np.partition(rounded, len(rounded) - per_paper)[len(rounded) - per_paper]
+                pick = np.nonzero(rounded >= bar)[0]
+            else:
+                pick = np.arange(len(cand))
+            ranked = sorted(((-float(rounded[k]), ids[cand[k]], float(score[k])) for k in pick))[:per_paper]
+            out.append((pid, [(s, other) for _, other, s in ranked]))
+    return out

@@ -135,12 +135,14 @@ def rebuild_abstract(index: dict | None) -> str:
 
 
 def from_openalex(obj: dict) -> dict:
-    authors = []
+    authors, affiliations = [], []
     for authorship in obj.get("authorships") or []:
         person = authorship.get("author") or {}
         name = person.get("display_name") or authorship.get("raw_author_name")
         if name:
             authors.append(name)
+            institutions = [i.get("display_name") for i in authorship.get("institutions") or [] if isinstance(i, dict)]
+            affiliations.append(next((i for i in institutions if isinstance(i, str) and i), None))
     topic = obj.get("primary_topic") or {}
     field, subfield = (topic.get("field") or {}).get("display_name"), (topic.get("subfield") or {}).get("display_name")
     source = ((obj.get("primary_location") or {}).get("source") or {}).get("display_name")
@@ -156,6 +158,8 @@ def from_openalex(obj: dict) -> dict:
         "keywords": [k.get("display_name") for k in obj.get("keywords") or [] if isinstance(k, dict) and k.get("display_name")],
         "venue": source,
         "year": obj.get("publication_year"),
+        "citations": obj.get("cited_by_count"),
+        "affiliations": affiliations if any(affiliations) else None,
     }
 
 
@@ -173,6 +177,7 @@ def from_semantic_scholar(obj: dict) -> dict:
         "keywords": [],
         "venue": obj.get("venue") or None,
         "year": obj.get("year"),
+        "citations": obj.get("citationCount"),
     }
 
 

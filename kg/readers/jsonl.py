@@ -83,6 +83,15 @@ def _record(obj: dict, source: str, line: int) -> SourceRecord:
     year = obj.get("year")
     if year is not None and (not isinstance(year, int) or isinstance(year, bool)):
         raise fail("year", "expected an integer or null")
+    citations = obj.get("citations")
+    if citations is not None and (not isinstance(citations, int) or isinstance(citations, bool) or citations < 0):
+        raise fail("citations", "expected a non-negative integer or null")
+    affiliations = obj.get("affiliations")
+    if affiliations is not None and (
+        not isinstance(affiliations, list) or len(affiliations) != len(authors)
+        or not all(a is None or isinstance(a, str) for a in affiliations)
+    ):
+        raise fail("affiliations", "expected null or a list with one string (or null) per author")
     area = obj.get("area")
     area_path = tuple(p.strip() for p in area.split(AREA_SEPARATOR.strip())) if area and area.strip() else None
     if area_path is not None and not all(area_path):
@@ -92,7 +101,7 @@ def _record(obj: dict, source: str, line: int) -> SourceRecord:
         line=line,
         id=(strip_controls(obj.get("id") or "").strip() or None),
         title=strip_controls(title or "").strip() or None,
-        authors=tuple(a for a in (strip_controls(a).strip() for a in authors) if a),
+        authors=tuple(strip_controls(a).strip() for a in authors if strip_controls(a).strip()),
         abstract=strip_controls(abstract or "").strip(),
         area=tuple(strip_controls(p) for p in area_path) if area_path else None,
         keywords=tuple(k for k in (strip_controls(k).strip() for k in keywords) if k),
@@ -100,4 +109,9 @@ def _record(obj: dict, source: str, line: int) -> SourceRecord:
         year=year,
         doi=normal_doi(obj.get("doi")),
         arxiv_id=normal_arxiv_id(obj.get("arxiv_id")) or normal_arxiv_id(obj.get("doi")),
+        citations=citations,
+        affiliations=None if affiliations is None else tuple(
+            (strip_controls(f).strip() or None) if f else None
+            for a, f in zip(authors, affiliations) if strip_controls(a).strip()
+        ),
     )

@@ -16,6 +16,8 @@ from kg.models import (
     Author,
     Coauthor,
     Concept,
+    Facets,
+    Institution,
     Page,
     Paper,
     RelatedConcept,
@@ -49,6 +51,13 @@ class PaperFilter:
     concept: str | None = None  # concept key
     author: str | None = None  # author key
     text: str | None = None  # every word in title or abstract, case-insensitive
+    year_from: int | None = None  # inclusive
+    year_to: int | None = None  # inclusive
+    venue: str | None = None  # exact, as the facets list it
+    order: str = "id"  # "id"; "citations" or "year": most first (unknown last), then by id
+
+
+PAPER_ORDERS = ("id", "citations", "year")
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +118,10 @@ class Store(ABC):
     @abstractmethod
     def find_papers(self, flt: PaperFilter, offset: int, limit: int) -> Page:
         """Papers by id; with a concept filter, by that mention's weight (heaviest first), then id."""
+
+    @abstractmethod
+    def paper_facets(self, flt: PaperFilter) -> Facets:
+        """Papers per year and per venue among those the filter matches (``order`` is ignored)."""
 
     @abstractmethod
     def find_authors(self, search: str | None, offset: int, limit: int) -> Page: ...
@@ -175,6 +188,10 @@ class Store(ABC):
 
     @abstractmethod
     def children_of_areas(self, paths: Sequence[str]) -> list[list[ResearchArea]]: ...
+
+    @abstractmethod
+    def institutions_of_authors(self, keys: Sequence[str]) -> list[list[tuple[Institution, int]]]:
+        """Each author's institutions with the papers naming them, most first."""
 
     @abstractmethod
     def paper_counts_of_areas(self, paths: Sequence[str]) -> list[int]: ...

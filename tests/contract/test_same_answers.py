@@ -11,9 +11,10 @@ from kg.service import KGService
 from kg.store.embedded import EmbeddedStore
 from kg.store.neo4j import queries as q
 
-from helpers import SAMPLES
+from helpers import ROOT, SAMPLES
 from neo4j_support import neo4j_settings
 
+FIXTURES = ROOT / "tests" / "fixtures"
 QUERIES = [
     "{ stats { papers authors concepts researchAreas coauthorEdges sharedConceptEdges } }",
     "{ papers(first: 100) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id title label abstract authorsTruncated authors { id name } areas { id path } concepts { id name aliases } } } } }",
@@ -32,6 +33,11 @@ QUERIES = [
     "{ papers(filter: {author: \"feiyang wu\"}) { totalCount edges { node { id areas { path } } } } }",
     "{ papers(filter: {text: \"sharpness minimization\"}) { totalCount edges { node { id } } } }",
     "{ papers(filter: {area: \"theory · everything else\"}, first: 1) { totalCount pageInfo { hasNextPage } } }",
+    # year, venue, citations and institutions come from tests/fixtures/facets.jsonl
+    "{ paperFacets { years { year papers } venues { venue papers } } f: paperFacets(filter: {yearFrom: 2021}) { years { year papers } } }",
+    "{ papers(filter: {yearFrom: 2011, yearTo: 2021}) { totalCount edges { node { id year venue citations } } } v: papers(filter: {venue: \"ACL 2022\"}) { totalCount edges { node { id } } } }",
+    "{ c: papers(orderBy: CITATIONS, first: 8) { edges { node { id citations } } } y: papers(orderBy: YEAR, first: 8) { edges { node { id year } } } }",
+    "{ a: author(name: \"Ryan Cotterell\") { institutions { name papers } } b: author(name: \"Wei Lin\") { institutions { name papers } } }",
 ]
 
 
@@ -54,6 +60,7 @@ def both(tmp_path_factory, extractor, neo4j_driver):
     for svc in (neo, emb):
         svc.ingest([SAMPLES / "000_5a0f2845ea482b21.txt"])
         svc.ingest([SAMPLES / "004_2af217a499316a6e.txt"])
+        svc.ingest([FIXTURES / "facets.jsonl"])
     with TestClient(create_app(neo)) as n, TestClient(create_app(emb)) as e:
         yield n, e, neo, emb
     neo.store.close()
@@ -63,6 +70,20 @@ def both(tmp_path_factory, extractor, neo4j_driver):
 def test_identical_answers(both, query):
     n, e, _, _ = both
     assert run(n, query) == run(e, query)
+
+
+def test_facets_order_and_institutions_answer_what_the_file_says(both):
+    n, e, _, _ = both
+    for client in (n, e):
+        data = run(client, QUERIES[-4])
+        assert [(y["year"], y["papers"]) for y in data["paperFacets"]["years"]] == [(2010, 1), (2011, 1), (2012, 1), (2021, 1), (2022, 2)]
+        assert data["paperFacets"]["venues"][0] == {"venue": "AAAI 2022", "papers": 1}
+        assert [(y["year"], y["papers"]) for y in data["f"]["years"]] == [(2021, 1), (2022, 2)]
+        top = run(client, QUERIES[-2])["c"]["edges"]
+        assert [x["node"]["citations"] for x in top[:3]] == [25, 24, 22]
+        people = run(client, QUERIES[-1])
+        assert people["a"]["institutions"] == [{"name": "University of Cambridge", "papers": 1}]
+        assert people["b"]["institutions"] == []
 
 
 def test_search_agrees_on_the_best_hit(both):
@@ -95,3 +116,4 @@ def test_failed_write_leaves_no_half_written_paper(neo4j_store, monkeypatch):
     with pytest.raises(StoreError):
         neo4j_store.apply(contract_batch())
     assert neo4j_store.stats().papers == 0 and neo4j_store.stats().authors == 0
+

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kg.graph.build import GraphBatch
-from kg.models import Stats
+from kg.models import Facets, Institution, Stats
 from kg.store.base import PaperFilter
 
 from contract_data import contract_batch
@@ -63,11 +63,34 @@ def test_papers_by_ids_in_order(store):
         (PaperFilter(text="XRAY methods"), ["p1", "p2"]),
         (PaperFilter(text="zebra", area="Applications"), ["p3"]),
         (PaperFilter(author="nobody"), []),
+        (PaperFilter(year_from=2024), ["p1"]),
+        (PaperFilter(year_to=2023), ["p3", "p4"]),
+        (PaperFilter(year_from=2023, year_to=2023, venue="V"), ["p3"]),
+        (PaperFilter(venue="v"), []),  # venues match exactly, as the facets list them
+        (PaperFilter(order="citations"), ["p3", "p1", "p4", "p2"]),  # no count last
+        (PaperFilter(order="year"), ["p1", "p3", "p4", "p2"]),  # newest first, then by id
+        (PaperFilter(concept="zebra", order="citations"), ["p3", "p2"]),
+        (PaperFilter(area="Theory", order="citations"), ["p1", "p2"]),
     ],
 )
 def test_find_papers_filters(store, flt, expected):
     page = store.find_papers(flt, 0, 10)
     assert ids(page) == expected and page.total == len(expected)
+
+
+def test_paper_facets(store):
+    facets = store.paper_facets(PaperFilter())
+    assert facets.years == [(2023, 2), (2024, 1)] and facets.venues == [("V", 2), ("W", 1)]
+    assert store.paper_facets(PaperFilter(author="bo chen")) == Facets([(2024, 1)], [("V", 1)])
+    assert store.paper_facets(PaperFilter(year_from=2030)) == Facets([], [])
+
+
+def test_citations_and_institutions(store):
+    assert [p.citations for p in store.papers_by_ids(["p1", "p2", "p3", "p4"])] == [10, None, 50, 0]
+    rows = store.institutions_of_authors(["bo chen", "ann lee", "di eve"])
+    assert [[(i.name, n) for i, n in row] for row in rows] == [[("MIT", 2), ("ETH Zurich", 1)], [("MIT", 1)], []]
+    store.apply(GraphBatch(institutions=[Institution("mit", "MIT")], affiliated={("ann lee", "mit"): 1}))
+    assert [(i.key, n) for i, n in store.institutions_of_authors(["ann lee"])[0]] == [("mit", 2)]
 
 
 def test_find_papers_pages(store):

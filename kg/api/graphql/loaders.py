@@ -48,6 +48,7 @@ class Loaders:
     author_papers: DataLoader
     author_paper_count: DataLoader
     author_coauthors: DataLoader
+    author_institutions: DataLoader
     concept_paper_count: DataLoader
     concept_related: DataLoader
     area_children: DataLoader
@@ -69,6 +70,7 @@ class Loaders:
             author_papers=load(s.papers_of_authors),
             author_paper_count=load(s.paper_counts_of_authors),
             author_coauthors=load(s.coauthors_of),
+            author_institutions=load(s.institutions_of_authors),
             concept_paper_count=load(s.paper_counts_of_concepts),
             concept_related=load(partial(_with_limit, s.related_concepts)),
             area_children=load(s.children_of_areas),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Annotated
 
 import strawberry
@@ -14,7 +15,7 @@ from kg.api.graphql.types.concept import ConceptType
 from kg.api.graphql.types.paper import PaperType, SearchHitType
 from kg.service import PaperQuery
 
-__all__ = ["Query", "StatsType", "PaperFilterInput"]
+__all__ = ["Query", "StatsType", "PaperFilterInput", "PaperOrderEnum", "PaperFacetsType"]
 
 
 @strawberry.type(name="Stats")
@@ -33,6 +34,40 @@ class PaperFilterInput:
     concept: str | None = strawberry.field(default=None, description="A concept's name or any alias.")
     author: str | None = strawberry.field(default=None, description="An author's name, case- and space-insensitive.")
     text: str | None = strawberry.field(default=None, description="Words that must all appear in title or abstract.")
+    year_from: int | None = strawberry.field(default=None, description="Published in or after this year.")
+    year_to: int | None = strawberry.field(default=None, description="Published in or before this year.")
+    venue: str | None = strawberry.field(default=None, description="A venue exactly as `paperFacets` lists it, e.g. \"NeurIPS 2012\".")
+
+
+@strawberry.enum(name="PaperOrder")
+class PaperOrderEnum(Enum):
+    ID = "id"
+    CITATIONS = strawberry.enum_value("citations", description="Most cited first; papers without a count last.")
+    YEAR = strawberry.enum_value("year", description="Newest first; papers without a year last.")
+
+
+@strawberry.type(name="YearCount")
+class YearCountType:
+    year: int
+    papers: int
+
+
+@strawberry.type(name="VenueCount")
+class VenueCountType:
+    venue: str
+    papers: int
+
+
+@strawberry.type(name="PaperFacets")
+class PaperFacetsType:
+    years: list[YearCountType] = strawberry.field(description="Papers per year, oldest first.")
+    venues: list[VenueCountType] = strawberry.field(description="Papers per venue, most first.")
+
+
+def _query(f: PaperFilterInput | None, order: "PaperOrderEnum" = None) -> PaperQuery:
+    f = f or PaperFilterInput()
+    return PaperQuery(f.area, f.concept, f.author, f.text, f.year_from, f.year_to, f.venue,
+                      order.value if order is not None else "id")
 
 
 @strawberry.type
@@ -49,11 +84,21 @@ class Query:
         return PaperType(model=found) if found else None
 
     @strawberry.field
-    async def papers(self, info: Info, filter: PaperFilterInput | None = None, first: int | None = 20, after: str | None = None) -> Connection[PaperType]:
+    async def papers(
+        self, info: Info, filter: PaperFilterInput | None = None, first: int | None = 20, after: str | None = None,
+        order_by: PaperOrderEnum = PaperOrderEnum.ID,
+    ) -> Connection[PaperType]:
         offset, limit = page_window(first, after, default=DEFAULT_FIRST)
-        f = filter or PaperFilterInput()
-        page = await info.context.call(info.context.service.papers, PaperQuery(f.area, f.concept, f.author, f.text), offset, limit)
+        page = await info.context.call(info.context.service.papers, _query(filter, order_by), offset, limit)
         return connection(page.items, page.total, offset, lambda p: PaperType(model=p))
+
+    @strawberry.field(description="Counts per year and per venue of the papers a filter matches.")
+    async def paper_facets(self, info: Info, filter: PaperFilterInput | None = None) -> PaperFacetsType:
+        facets = await info.context.call(info.context.service.paper_facets, _query(filter))
+        return PaperFacetsType(
+            years=[YearCountType(year=y, papers=n) for y, n in facets.years],
+            venues=[VenueCountType(venue=v, papers=n) for v, n in facets.venues],
+        )
 
     @strawberry.field(description="Case- and space-insensitive.")
     async def author(self, info: Info, name: str) -> AuthorType | None:

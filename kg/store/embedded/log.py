@@ -25,7 +25,7 @@ from pathlib import Path
 
 from kg.errors import StoreError
 from kg.graph.build import GraphBatch
-from kg.models import Author, Concept, Paper, ResearchArea
+from kg.models import Author, Concept, Institution, Paper, ResearchArea
 
 __all__ = ["FORMAT_VERSION", "GraphLog", "batch_to_json", "batch_from_json"]
 
@@ -37,7 +37,8 @@ STALE_SECONDS = 3600  # a temporary or unnamed batch file this old is what a kil
 def batch_to_json(batch: GraphBatch) -> dict:
     """A batch as plain JSON rows (positional, to keep files and load time small)."""
     return {
-        "papers": [[p.id, p.title, p.label, p.abstract, p.venue, p.year, p.authors_truncated, p.concept_norm] for p in batch.papers],
+        "papers": [[p.id, p.title, p.label, p.abstract, p.venue, p.year, p.authors_truncated, p.concept_norm, p.citations]
+                   for p in batch.papers],
         "authors": [[a.key, a.name] for a in batch.authors],
         "areas": [[a.path, a.name, a.parent] for a in batch.areas],
         "concepts": [[c.key, c.name, list(c.aliases), c.broader] for c in batch.concepts],
@@ -47,6 +48,8 @@ def batch_to_json(batch: GraphBatch) -> dict:
         "mentions": [list(row) for row in batch.mentions],
         "coauthored": [[a, b, n] for (a, b), n in batch.coauthor_increments.items()],
         "shared": [[p, q, score, list(keys)] for (p, q), (score, keys) in batch.shared.items()],
+        "institutions": [[i.key, i.name] for i in batch.institutions],
+        "affiliated": [[a, i, n] for (a, i), n in batch.affiliated.items()],
     }
 
 
@@ -62,6 +65,8 @@ def batch_from_json(obj: dict) -> GraphBatch:
         broader=[tuple(row) for row in obj["broader"]],
         coauthor_increments={(a, b): n for a, b, n in obj["coauthored"]},
         shared={(p, q): (score, tuple(keys)) for p, q, score, keys in obj["shared"]},
+        institutions=[Institution(*row) for row in obj.get("institutions", ())],
+        affiliated={(a, i): n for a, i, n in obj.get("affiliated", ())},
     )
 
 

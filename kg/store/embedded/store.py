@@ -12,6 +12,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 import networkx as nx
@@ -23,6 +24,8 @@ from kg.models import (
     Author,
     Coauthor,
     Concept,
+    Facets,
+    Institution,
     Page,
     Paper,
     RelatedConcept,
@@ -47,7 +50,8 @@ def apply_batch(g: nx.DiGraph, batch: GraphBatch) -> None:
     """Add one batch to the graph in place (MERGE semantics; co-author weights add up)."""
     for p in batch.papers:
         g.add_node(_n("paper", p.id), kind="paper", id=p.id, title=p.title, label=p.label, abstract=p.abstract,
-                   venue=p.venue, year=p.year, authors_truncated=p.authors_truncated, concept_norm=p.concept_norm)
+                   venue=p.venue, year=p.year, authors_truncated=p.authors_truncated, concept_norm=p.concept_norm,
+                   citations=p.citations)
     for a in batch.authors:
         if _n("author", a.key) not in g:
             g.add_node(_n("author", a.key), kind="author", key=a.key, name=a.name)
@@ -84,11 +88,21 @@ def apply_batch(g: nx.DiGraph, batch: GraphBatch) -> None:
             old["papers"] += inc
     for (p, q), (score, concepts) in batch.shared.items():
         g.add_edge(_n("paper", p), _n("paper", q), type="SHARES_CONCEPT", score=score, concepts=list(concepts))
+    for i in batch.institutions:
+        if _n("institution", i.key) not in g:
+            g.add_node(_n("institution", i.key), kind="institution", key=i.key, name=i.name)
+    for (a, i), inc in batch.affiliated.items():
+        u, v = _n("author", a), _n("institution", i)
+        old = succ[u].get(v)
+        if old is None:
+            g.add_edge(u, v, type="AFFILIATED_WITH", papers=inc)
+        else:
+            old["papers"] += inc
 
 
 def adds_anything(g: nx.DiGraph, batch: GraphBatch) -> bool:
     """Whether applying the batch would change the graph (a re-run of an ingest adds nothing)."""
-    if batch.papers or batch.authored or batch.mentions or batch.coauthor_increments or batch.shared:
+    if batch.papers or batch.authored or batch.mentions or batch.coauthor_increments or batch.shared or batch.affiliated:
         return True
     if any(_n("area", a.path) not in g for a in batch.areas):
         return True
@@ -193,7 +207,7 @@ class EmbeddedStore(Store):
     def _paper(self, node: str) -> Paper:
         d = self.graph.nodes[node]
         return Paper(d["id"], d.get("title"), d["label"], d["abstract"], d.get("venue"), d.get("year"),
-                     d.get("authors_truncated", False), d.get("concept_norm", 0.0))
+                     d.get("authors_truncated", False), d.get("concept_norm", 0.0), d.get("citations"))
 
     def _author(self, node: str) -> Author:
         d = self.graph.nodes[node]
@@ -298,6 +312,15 @@ class EmbeddedStore(Store):
             paths = [g.nodes[a]["path"].lower() for a, _ in self._out(node, "IN_AREA")]
             if not any(p == wanted or p.split(AREA_SEPARATOR.lower())[0] == wanted for p in paths):
                 return False
+        if flt.year_from is not None or flt.year_to is not None or flt.venue is not None:
+            d = g.nodes[node]
+            year = d.get("year")
+            if flt.year_from is not None and (year is None or year < flt.year_from):
+                return False
+            if flt.year_to is not None and (year is None or year > flt.year_to):
+                return False
+            if flt.venue is not None and d.get("venue") != flt.venue:
+                return False
         if flt.text:
             d = g.nodes[node]
             hay = f"{d.get('title') or ''} {d['abstract']}".lower()
@@ -305,7 +328,8 @@ class EmbeddedStore(Store):
                 return False
         return True
 
-    def find_papers(self, flt: PaperFilter, offset: int, limit: int) -> Page:
+    def _matching_papers(self, flt: PaperFilter) -> list[str]:
+        """Nodes of the papers the filter matches, unordered (every paper comes from a cached list)."""
         g = self.graph
         if flt.author is not None:
             node = _n("author", flt.author)
@@ -313,18 +337,52 @@ class EmbeddedStore(Store):
         elif flt.concept is not None:
             node = _n("concept", flt.concept)
             pool = [p for p, _ in self._in(node, "MENTIONS")] if node in g else []
-        elif flt.area is None and flt.text is None:  # every paper, in id order: sorted once per graph version
-            pool = self._cached("papers_by_id", lambda: sorted((n for n, _ in self._nodes("paper")), key=lambda n: g.nodes[n]["id"]))
-            return Page([self._paper(n) for n in pool[offset : offset + limit]], len(pool))
         else:
-            pool = [n for n, _ in self._nodes("paper")]
-        hits = [n for n in pool if self._paper_matches(n, flt)]
-        if flt.concept is not None:  # the papers most about the concept first
+            pool = self._papers_in_order("id")
+        unfiltered = replace(flt, order="id") == PaperFilter()
+        return pool if unfiltered else [n for n in pool if self._paper_matches(n, flt)]
+
+    def _papers_in_order(self, order: str) -> list[str]:
+        """Every paper node in one of the orders, sorted once per graph version."""
+        g = self.graph
+        return self._cached(f"papers_by_{order}", lambda: sorted((n for n, _ in self._nodes("paper")), key=self._order_key(order)))
+
+    def _order_key(self, order: str):
+        nodes = self.graph.nodes
+        if order == "id":
+            return lambda n: nodes[n]["id"]
+        field = {"citations": "citations", "year": "year"}[order]  # KeyError outside PAPER_ORDERS
+        return lambda n: (-(nodes[n].get(field) if nodes[n].get(field) is not None else -1), nodes[n]["id"])
+
+    def find_papers(self, flt: PaperFilter, offset: int, limit: int) -> Page:
+        g = self.graph
+        if replace(flt, order="id") == PaperFilter():  # every paper: from the cached order
+            pool = self._papers_in_order(flt.order)
+            return Page([self._paper(n) for n in pool[offset : offset + limit]], len(pool))
+        hits = self._matching_papers(flt)
+        if flt.concept is not None and flt.order == "id":  # the papers most about the concept first
             concept = _n("concept", flt.concept)
             hits.sort(key=lambda n: (-g.edges[n, concept]["weight"], g.nodes[n]["id"]))
         else:
-            hits.sort(key=lambda n: g.nodes[n]["id"])
+            hits.sort(key=self._order_key(flt.order))
         return Page([self._paper(n) for n in hits[offset : offset + limit]], len(hits))
+
+    def paper_facets(self, flt: PaperFilter) -> Facets:
+        def count() -> Facets:
+            nodes = self.graph.nodes
+            years: Counter[int] = Counter()
+            venues: Counter[str] = Counter()
+            for n in self._matching_papers(flt):
+                d = nodes[n]
+                if d.get("year") is not None:
+                    years[d["year"]] += 1
+                if d.get("venue"):
+                    venues[d["venue"]] += 1
+            return Facets(sorted(years.items()), sorted(venues.items(), key=lambda vc: (-vc[1], vc[0])))
+
+        if replace(flt, order="id") == PaperFilter():
+            return self._cached("facets", count)
+        return count()
 
     def find_authors(self, search: str | None, offset: int, limit: int) -> Page:
         needle = " ".join(search.lower().split()) if search else None
@@ -499,6 +557,15 @@ class EmbeddedStore(Store):
             if _n("area", p) in self.graph else []
             for p in paths
         ]
+
+    def institutions_of_authors(self, keys):
+        out = []
+        for key in keys:
+            node = _n("author", key)
+            rows = [(self.graph.nodes[m], d["papers"]) for m, d in self._out(node, "AFFILIATED_WITH")] if node in self.graph else []
+            rows.sort(key=lambda r: (-r[1], r[0]["key"]))
+            out.append([(Institution(d["key"], d["name"]), n) for d, n in rows])
+        return out
 
     def paper_counts_of_areas(self, paths):
         out = []

@@ -17,7 +17,7 @@ UNWIND $rows AS row
 MERGE (p:Paper {id: row.id})
 ON CREATE SET p.title = row.title, p.label = row.label, p.abstract = row.abstract,
               p.venue = row.venue, p.year = row.year, p.authors_truncated = row.authors_truncated,
-              p.concept_norm = row.concept_norm
+              p.concept_norm = row.concept_norm, p.citations = row.citations
 """
 MERGE_AUTHORS: LiteralString = """
 UNWIND $rows AS row
@@ -76,6 +76,18 @@ UNWIND $rows AS row
 MATCH (p:Paper {id: row.p}), (q:Paper {id: row.q})
 MERGE (p)-[r:SHARES_CONCEPT]->(q)
 SET r.score = row.score, r.concepts = row.concepts
+"""
+MERGE_INSTITUTIONS: LiteralString = """
+UNWIND $rows AS row
+MERGE (i:Institution {key: row.key})
+ON CREATE SET i.name = row.name
+"""
+ADD_AFFILIATED_WITH: LiteralString = """
+UNWIND $rows AS row
+MATCH (a:Author {key: row.author}), (i:Institution {key: row.institution})
+MERGE (a)-[r:AFFILIATED_WITH]->(i)
+ON CREATE SET r.papers = 0
+SET r.papers = r.papers + row.inc
 """
 
 # -- the ingest lease: one ingest at a time per database ---------------------------------------
@@ -204,6 +216,11 @@ UNWIND $keys AS k
 OPTIONAL MATCH (a:Author {key: k})
 RETURN k, CASE WHEN a IS NULL THEN 0 ELSE COUNT { (a)-[:AUTHORED]->(:Paper) } END AS n
 """
+INSTITUTIONS_OF_AUTHORS: LiteralString = """
+UNWIND $keys AS k
+MATCH (:Author {key: k})-[r:AFFILIATED_WITH]->(i:Institution)
+RETURN k, i.key AS key, i.name AS name, r.papers AS papers ORDER BY k, papers DESC, key
+"""
 COAUTHORS_OF: LiteralString = """
 UNWIND $keys AS k
 MATCH (:Author {key: k})-[r:CO_AUTHORED]-(b:Author)
@@ -250,6 +267,8 @@ WRITES: tuple[tuple[str, LiteralString], ...] = (
     ("mentions", MERGE_MENTIONS),
     ("co_authored", ADD_CO_AUTHORED),
     ("shares_concept", MERGE_SHARES_CONCEPT),
+    ("institutions", MERGE_INSTITUTIONS),
+    ("affiliated_with", ADD_AFFILIATED_WITH),
 )
 
 # -- the paper filter, from fixed fragments ----------------------------------------------
@@ -258,24 +277,37 @@ _FILTERS: dict[str, LiteralString] = {
     "concept": "EXISTS { (p)-[:MENTIONS]->(:Concept {key: $concept}) }",
     "area": "EXISTS { (p)-[:IN_AREA]->(r:ResearchArea) WHERE toLower(r.path) = $area OR toLower(r.top) = $area }",
     "text": "all(w IN $words WHERE toLower(coalesce(p.title, '') + ' ' + p.abstract) CONTAINS w)",
+    "year_from": "p.year >= $year_from",
+    "year_to": "p.year <= $year_to",
+    "venue": "p.venue = $venue",
+}
+_ORDERS: dict[str, LiteralString] = {
+    "id": "p.id",
+    "citations": "coalesce(p.citations, -1) DESC, p.id",
+    "year": "coalesce(p.year, -1) DESC, p.id",
 }
 
 
-def paper_filter_query(active: list[str], *, count: bool) -> LiteralString:
+def paper_filter_query(active: list[str], *, count: bool = False, facets: bool = False, order_by: str = "id") -> LiteralString:
     """The paper-listing query for the filters that are set (names from a fixed set).
 
-    Papers come by id; with a concept filter, the papers most about it come first.
+    Papers come by ``order_by`` (id; citations or year, most first); with a concept
+    filter and the default order, the papers most about it come first. ``count``
+    counts them; ``facets`` counts them per (year, venue).
     """
     clauses = [_FILTERS[name] for name in active if name != "concept"]  # KeyError outside the allow-list
     where: LiteralString = (" WHERE " + " AND ".join(clauses)) if clauses else ""  # type: ignore[assignment]
+    by = _ORDERS[order_by]
     if "concept" in active:
         match: LiteralString = "MATCH (p:Paper)-[m:MENTIONS]->(:Concept {key: $concept})"
-        order: LiteralString = " WITH p, m ORDER BY m.weight DESC, p.id"
+        order: LiteralString = " WITH p, m ORDER BY m.weight DESC, p.id" if order_by == "id" else " WITH p ORDER BY " + by
     else:
-        match, order = "MATCH (p:Paper)", " WITH p ORDER BY p.id"
+        match, order = "MATCH (p:Paper)", " WITH p ORDER BY " + by
     if count:
         return match + where + " RETURN count(p) AS n"
-    if not clauses and "concept" not in active:  # lets the planner read papers in the order of the id index
+    if facets:
+        return match + where + " RETURN p.year AS year, p.venue AS venue, count(*) AS n"
+    if not clauses and "concept" not in active and order_by == "id":  # lets the planner read papers in the order of the id index
         where = " WHERE p.id IS NOT NULL"
     # Sort and cut first, then project: only the page's papers have their properties read.
     return match + where + order + " SKIP $offset LIMIT $limit RETURN p {.*} AS p"

@@ -24,6 +24,8 @@ from kg.models import (
     Author,
     Coauthor,
     Concept,
+    Facets,
+    Institution,
     Page,
     Paper,
     RelatedConcept,
@@ -43,7 +45,7 @@ _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 
 def _paper(d: dict) -> Paper:
     return Paper(d["id"], d.get("title"), d["label"], d["abstract"], d.get("venue"), d.get("year"),
-                 bool(d.get("authors_truncated")), d.get("concept_norm") or 0.0)
+                 bool(d.get("authors_truncated")), d.get("concept_norm") or 0.0, d.get("citations"))
 
 
 def _concept(d: dict) -> Concept:
@@ -200,7 +202,8 @@ class Neo4jStore(Store):
         return {
             "papers": [
                 {"id": p.id, "title": p.title, "label": p.label, "abstract": p.abstract, "venue": p.venue,
-                 "year": p.year, "authors_truncated": p.authors_truncated, "concept_norm": p.concept_norm}
+                 "year": p.year, "authors_truncated": p.authors_truncated, "concept_norm": p.concept_norm,
+                 "citations": p.citations}
                 for p in batch.papers
             ],
             "authors": [{"key": a.key, "name": a.name} for a in batch.authors],
@@ -213,6 +216,8 @@ class Neo4jStore(Store):
             "mentions": [{"paper": p, "concept": c, "weight": w} for p, c, w in batch.mentions],
             "co_authored": [{"a": a, "b": b, "inc": n} for (a, b), n in sorted(batch.coauthor_increments.items())],
             "shares_concept": [{"p": p, "q": qq, "score": s, "concepts": list(c)} for (p, qq), (s, c) in sorted(batch.shared.items())],
+            "institutions": [{"key": i.key, "name": i.name} for i in batch.institutions],
+            "affiliated_with": [{"author": a, "institution": i, "inc": n} for (a, i), n in sorted(batch.affiliated.items())],
         }
 
     def apply(self, batch: GraphBatch) -> None:
@@ -249,15 +254,33 @@ class Neo4jStore(Store):
         records = self._read(q.RESOLVE_CONCEPT, names=names)
         return records[0]["key"] if records else None
 
-    def find_papers(self, flt: PaperFilter, offset: int, limit: int) -> Page:
+    @staticmethod
+    def _filter_params(flt: PaperFilter) -> tuple[list[str], dict]:
         params = {"author": flt.author, "concept": flt.concept, "area": flt.area.lower() if flt.area else None,
-                  "words": flt.text.lower().split() if flt.text else None}
-        active = [name for name, key in (("author", "author"), ("concept", "concept"), ("area", "area"), ("text", "words")) if params[key] is not None]
+                  "text": flt.text.lower().split() if flt.text else None, "year_from": flt.year_from,
+                  "year_to": flt.year_to, "venue": flt.venue}
+        active = [name for name, value in params.items() if value is not None]
+        params["words"] = params.pop("text")
+        return active, params
+
+    def find_papers(self, flt: PaperFilter, offset: int, limit: int) -> Page:
+        active, params = self._filter_params(flt)
         total = self._read(q.paper_filter_query(active, count=True), **params)[0]["n"]
         if total <= offset or limit == 0:
             return Page([], total)
-        records = self._read(q.paper_filter_query(active, count=False), offset=offset, limit=limit, **params)
+        records = self._read(q.paper_filter_query(active, order_by=flt.order), offset=offset, limit=limit, **params)
         return Page([_paper(r["p"]) for r in records], total)
+
+    def paper_facets(self, flt: PaperFilter) -> Facets:
+        active, params = self._filter_params(flt)
+        years: dict[int, int] = defaultdict(int)
+        venues: dict[str, int] = defaultdict(int)
+        for r in self._read(q.paper_filter_query(active, facets=True), **params):
+            if r["year"] is not None:
+                years[r["year"]] += r["n"]
+            if r["venue"]:
+                venues[r["venue"]] += r["n"]
+        return Facets(sorted(years.items()), sorted(venues.items(), key=lambda vc: (-vc[1], vc[0])))
 
     def find_authors(self, search: str | None, offset: int, limit: int) -> Page:
         needle = " ".join(search.lower().split()) if search else None
@@ -364,6 +387,9 @@ class Neo4jStore(Store):
 
     def children_of_areas(self, paths):
         return self._grouped(q.CHILDREN_OF_AREAS, "paths", paths, "k", lambda r: _area(r["r"]))
+
+    def institutions_of_authors(self, keys):
+        return self._grouped(q.INSTITUTIONS_OF_AUTHORS, "keys", keys, "k", lambda r: (Institution(r["key"], r["name"]), r["papers"]))
 
     def paper_counts_of_areas(self, paths):
         counts = {r["k"]: r["n"] for r in self._read(q.PAPER_COUNTS_OF_AREAS, paths=list(dict.fromkeys(paths)))}

@@ -8,7 +8,7 @@ from kg.api.graphql.context import Info
 from kg.api.graphql.types.paper import PaperType
 from kg.models import Author
 
-__all__ = ["AuthorType", "CoauthorType", "CoauthorEdgeType", "CoauthorNetworkType"]
+__all__ = ["AuthorType", "AffiliationType", "CoauthorType", "CoauthorEdgeType", "CoauthorNetworkType"]
 
 
 @strawberry.type(name="Author")
@@ -37,6 +37,11 @@ class AuthorType:
         authors = await info.context.loaders.author.load_many([r.author_key for r in rows])
         return [CoauthorType(author=AuthorType(model=a), joint_papers=r.joint_papers) for r, a in zip(rows, authors, strict=True) if a]
 
+    @strawberry.field(description="Institutions named beside this author on their papers, most papers first.")
+    async def institutions(self, info: Info) -> list["AffiliationType"]:
+        rows = await info.context.loaders.author_institutions.load(self.model.key)
+        return [AffiliationType(name=i.name, papers=n) for i, n in rows]
+
     @strawberry.field(description="Authors within `depth` co-author hops, and the co-author edges among them.")
     async def network(self, info: Info, depth: int | None = 2) -> "CoauthorNetworkType":
         
@@ -45,6 +50,12 @@ class AuthorType:
             nodes=[AuthorType(model=a) for a in net.nodes],
             edges=[CoauthorEdgeType(source=strawberry.ID(s), target=strawberry.ID(t), weight=w) for s, t, w in net.edges],
         )
+
+
+@strawberry.type(name="Affiliation")
+class AffiliationType:
+    name: str = strawberry.field(description="The institution, as the source names it.")
+    papers: int = strawberry.field(description="This author's papers that name it.")
 
 
 @strawberry.type(name="Coauthor")

@@ -46,6 +46,10 @@ class PaperType:
     def venue(self) -> str | None:
         return self.model.venue
 
+    @strawberry.field(description="Citation count where the source gives one.")
+    def citations(self) -> int | None:
+        return self.model.citations
+
     @strawberry.field
     def year(self) -> int | None:
         return self.model.year
