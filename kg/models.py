@@ -40,6 +40,7 @@ class SourceRecord:
     arxiv_id: str | None = None  # without version
     citations: int | None = None
     affiliations: tuple[str | None, ...] | None = None  # aligned with authors: each one's institution, if known
+    author_ids: tuple[str | None, ...] | None = None  # aligned with authors: a source id (orcid:…, openalex:…, s2:…)
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,6 +57,7 @@ class GraphBatch:
     shared: dict[tuple[str, str], "SharedEdge"] = field(default_factory=dict)  # (p, q) p < q
     institutions: list[Institution] = field(default_factory=list)
     affiliated: dict[tuple[str, str], int] = field(default_factory=dict)  # (author key, institution key) -> papers
+    author_ids: dict[str, str] = field(default_factory=dict)  # source author id -> author key
 
 
 SharedEdge = tuple[float, tuple[str, ...]]  # score, shared concept keys (best first)
@@ -87,6 +88,7 @@ def build_batch(
     *,
     new_ids: set[str],
     max_coauthor_byline: int = 100,
+    known_author_ids: Mapping[str, str] | None = None,
 ) -> GraphBatch:
     """Nodes and edges for the merged records.
 
@@ -99,7 +101,11 @@ def build_batch(
     max_coauthor_byline : a paper with more authors than this (a physics
         collaboration, a large model report) links each author to the paper but
         adds no co-author pairs: pairs grow with the square of the byline.
+    known_author_ids : source author ids the store already has -> their author
+        keys. An author with a source id is that id's author, however the name is
+        spelled; an id seen for the first time goes to the author key of its name.
     """
+    id_keys = dict(known_author_ids or {})
     batch = GraphBatch()
     authors: dict[str, Author] = {}
     areas: dict[str, ResearchArea] = {}
@@ -129,6 +135,12 @@ def build_batch(
         keys_in_order: list[str] = []
         for position, raw in enumerate(rec.authors):
             author = make_author(raw)
+            source_id = rec.author_ids[position] if rec.author_ids else None
+            if source_id and author.key:
+                key = id_keys.setdefault(source_id, author.key)
+                if source_id not in (known_author_ids or {}):
+                    batch.author_ids[source_id] = key
+                author = Author(key, author.name)
             if not author.key or author.key in keys_in_order:
                 continue
             authors.setdefault(author.key, author)

@@ -135,12 +135,13 @@ def rebuild_abstract(index: dict | None) -> str:
 
 
 def from_openalex(obj: dict) -> dict:
-    authors, affiliations = [], []
+    authors, affiliations, author_ids = [], [], []
     for authorship in obj.get("authorships") or []:
         person = authorship.get("author") or {}
         name = person.get("display_name") or authorship.get("raw_author_name")
         if name:
             authors.append(name)
+            author_ids.append(_orcid(person.get("orcid")) or _openalex_id(person.get("id")))
             institutions = [i.get("display_name") for i in authorship.get("institutions") or [] if isinstance(i, dict)]
             affiliations.append(next((i for i in institutions if isinstance(i, str) and i), None))
     topic = obj.get("primary_topic") or {}
@@ -160,18 +161,32 @@ def from_openalex(obj: dict) -> dict:
         "year": obj.get("publication_year"),
         "citations": obj.get("cited_by_count"),
         "affiliations": affiliations if any(affiliations) else None,
+        "author_ids": author_ids if any(author_ids) else None,
     }
+
+
+def _orcid(value) -> str | None:
+    """``https://orcid.org/0000-0002-1825-0097`` → ``orcid:0000-0002-1825-0097``."""
+    match = re.search(r"(\d{4}-\d{4}-\d{4}-\d{3}[\dX])", value) if isinstance(value, str) else None
+    return f"orcid:{match.group(1)}" if match else None
+
+
+def _openalex_id(value) -> str | None:
+    """``https://openalex.org/A5012345678`` → ``openalex:A5012345678``."""
+    return f"openalex:{value.rsplit('/', 1)[-1]}" if isinstance(value, str) and value.strip() else None
 
 
 def from_semantic_scholar(obj: dict) -> dict:
     external = obj.get("externalIds") or {}
     fields = obj.get("fieldsOfStudy") or []
+    people = [a for a in obj.get("authors") or [] if isinstance(a, dict) and a.get("name")]
     return {
         "id": f"s2:{obj.get('paperId')}",
         "doi": external.get("DOI"),
         "arxiv_id": external.get("ArXiv"),
         "title": obj.get("title"),
-        "authors": [a.get("name") for a in obj.get("authors") or [] if isinstance(a, dict) and a.get("name")],
+        "authors": [a.get("name") for a in people],
+        "author_ids": [f"s2:{a['authorId']}" if a.get("authorId") else None for a in people] or None,
         "abstract": obj.get("abstract"),
         "area": fields[0] if fields and isinstance(fields[0], str) else None,
         "keywords": [],

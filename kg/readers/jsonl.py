@@ -92,6 +92,12 @@ def _record(obj: dict, source: str, line: int) -> SourceRecord:
         or not all(a is None or isinstance(a, str) for a in affiliations)
     ):
         raise fail("affiliations", "expected null or a list with one string (or null) per author")
+    author_ids = obj.get("author_ids")
+    if author_ids is not None and (
+        not isinstance(author_ids, list) or len(author_ids) != len(authors)
+        or not all(a is None or isinstance(a, str) for a in author_ids)
+    ):
+        raise fail("author_ids", "expected null or a list with one id string (or null) per author")
     area = obj.get("area")
     area_path = tuple(p.strip() for p in area.split(AREA_SEPARATOR.strip())) if area and area.strip() else None
     if area_path is not None and not all(area_path):
@@ -110,8 +116,13 @@ def _record(obj: dict, source: str, line: int) -> SourceRecord:
         doi=normal_doi(obj.get("doi")),
         arxiv_id=normal_arxiv_id(obj.get("arxiv_id")) or normal_arxiv_id(obj.get("doi")),
         citations=citations,
-        affiliations=None if affiliations is None else tuple(
-            (strip_controls(f).strip() or None) if f else None
-            for a, f in zip(authors, affiliations) if strip_controls(a).strip()
-        ),
+        affiliations=_aligned(authors, affiliations),
+        author_ids=_aligned(authors, author_ids),
     )
+
+
+def _aligned(authors: list[str], values: list | None) -> tuple[str | None, ...] | None:
+    """A per-author list, kept for the authors whose names are not empty."""
+    if values is None:
+        return None
+    return tuple((strip_controls(v).strip() or None) if v else None for a, v in zip(authors, values) if strip_controls(a).strip())

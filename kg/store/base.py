@@ -88,6 +88,10 @@ class Store(ABC):
 
     # -- writing -----------------------------------------------------------------------
     @abstractmethod
+    def author_keys_of_ids(self, ids: Sequence[str]) -> dict[str, str]:
+        """The author key each known source author id (orcid:…, openalex:…, s2:…) belongs to."""
+
+    @abstractmethod
     def existing_papers(self, ids: Sequence[str]) -> set[str]: ...
 
     @abstractmethod

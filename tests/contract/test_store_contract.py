@@ -194,3 +194,10 @@ def test_existing_papers_and_postings(store):
     assert store.existing_papers(["p1", "zz"]) == {"p1"}
     postings = store.concept_postings()
     assert sorted(postings["p1"]) == ["xray method", "yak"] and postings["p4"] == ["whale song"]
+
+
+def test_source_author_ids_keep_their_first_author(store):
+    store.apply(GraphBatch(author_ids={"s2:1": "ann lee"}))
+    store.apply(GraphBatch(author_ids={"s2:1": "bo chen", "orcid:0000-0002-1825-0097": "bo chen"}))
+    found = store.author_keys_of_ids(["s2:1", "orcid:0000-0002-1825-0097", "s2:404"])
+    assert found == {"s2:1": "ann lee", "orcid:0000-0002-1825-0097": "bo chen"}

@@ -58,3 +58,27 @@ def test_a_broken_bibtex_entry_names_its_line(tmp_path):
         list(read_path(path))
     kept = []
     assert [r.title for r in read_path(path, lambda error, text: kept.append(error))] == ["Fine"] and len(kept) == 1
+
+
+def test_an_author_with_a_source_id_is_one_author_however_spelled(service, tmp_path):
+    from helpers import paper, write_jsonl
+
+    first = write_jsonl(tmp_path / "a.jsonl", [
+        paper(1, authors=["Hossein Mobahi", "Ann Lee"], author_ids=["s2:1705353", None]),
+        paper(2, authors=["H. Mobahi"], author_ids=["s2:1705353"]),  # same id, same ingest
+    ])
+    second = write_jsonl(tmp_path / "b.jsonl", [paper(3, authors=["Mobahi, H."], author_ids=["s2:1705353"])])
+    service.ingest([first])
+    service.ingest([second])  # a later ingest finds the id in the store
+    author = service.author("Hossein Mobahi")
+    assert author is not None and service.store.paper_counts_of_authors([author.key]) == [3]
+    assert service.author("H. Mobahi") is None  # no second author for the other spellings
+    assert service.store.author_keys_of_ids(["s2:1705353"]) == {"s2:1705353": author.key}
+
+
+def test_openalex_and_semantic_scholar_give_author_ids_citations_and_institutions():
+    [work] = list(read_path(FORMATS / "openalex.jsonl"))
+    assert work.author_ids == ("openalex:A5012345678", "openalex:A5087654321")
+    assert work.affiliations == ("Technical University of Munich", None) and work.citations == 90000
+    [s2] = list(read_path(FORMATS / "semantic-scholar.jsonl"))
+    assert s2.author_ids[2] == "s2:1705353" and s2.citations == 1200

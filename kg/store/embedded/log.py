@@ -50,6 +50,7 @@ def batch_to_json(batch: GraphBatch) -> dict:
         "shared": [[p, q, score, list(keys)] for (p, q), (score, keys) in batch.shared.items()],
         "institutions": [[i.key, i.name] for i in batch.institutions],
         "affiliated": [[a, i, n] for (a, i), n in batch.affiliated.items()],
+        "author_ids": batch.author_ids,
     }
 
 
@@ -67,6 +68,7 @@ def batch_from_json(obj: dict) -> GraphBatch:
         shared={(p, q): (score, tuple(keys)) for p, q, score, keys in obj["shared"]},
         institutions=[Institution(*row) for row in obj.get("institutions", ())],
         affiliated={(a, i): n for a, i, n in obj.get("affiliated", ())},
+        author_ids=dict(obj.get("author_ids", {})),
     )
 
 

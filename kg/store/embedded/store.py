@@ -88,6 +88,9 @@ def apply_batch(g: nx.DiGraph, batch: GraphBatch) -> None:
             old["papers"] += inc
     for (p, q), (score, concepts) in batch.shared.items():
         g.add_edge(_n("paper", p), _n("paper", q), type="SHARES_CONCEPT", score=score, concepts=list(concepts))
+    known = g.graph.setdefault("author_ids", {})
+    for source_id, key in batch.author_ids.items():
+        known.setdefault(source_id, key)
     for i in batch.institutions:
         if _n("institution", i.key) not in g:
             g.add_node(_n("institution", i.key), kind="institution", key=i.key, name=i.name)
@@ -102,7 +105,7 @@ def apply_batch(g: nx.DiGraph, batch: GraphBatch) -> None:
 
 def adds_anything(g: nx.DiGraph, batch: GraphBatch) -> bool:
     """Whether applying the batch would change the graph (a re-run of an ingest adds nothing)."""
-    if batch.papers or batch.authored or batch.mentions or batch.coauthor_increments or batch.shared or batch.affiliated:
+    if batch.papers or batch.authored or batch.mentions or batch.coauthor_increments or batch.shared or batch.affiliated or batch.author_ids:
         return True
     if any(_n("area", a.path) not in g for a in batch.areas):
         return True
@@ -228,6 +231,10 @@ class EmbeddedStore(Store):
     # -- writing -------------------------------------------------------------------------
     def existing_papers(self, ids: Sequence[str]) -> set[str]:
         return {i for i in ids if _n("paper", i) in self.graph}
+
+    def author_keys_of_ids(self, ids: Sequence[str]) -> dict[str, str]:
+        known = self.graph.graph.get("author_ids", {})
+        return {i: known[i] for i in ids if i in known}
 
     def papers_with_concepts(self, keys: Sequence[str]) -> dict[str, list[Posting]]:
         out = {}

@@ -89,6 +89,13 @@ MERGE (a)-[r:AFFILIATED_WITH]->(i)
 ON CREATE SET r.papers = 0
 SET r.papers = r.papers + row.inc
 """
+MERGE_AUTHOR_IDS: LiteralString = """
+UNWIND $rows AS row
+MATCH (a:Author {key: row.key})
+MERGE (i:AuthorId {id: row.id})
+WITH i, a WHERE NOT EXISTS { (i)-[:IDENTIFIES]->() }
+MERGE (i)-[:IDENTIFIES]->(a)
+"""
 
 # -- the ingest lease: one ingest at a time per database ---------------------------------------
 # SET before reading takes the node's write lock, so a second ingest reads the holder only after the
@@ -117,6 +124,9 @@ CALL () { MATCH (r:ResearchArea) RETURN count(r) AS areas }
 CALL () { MATCH ()-[r:CO_AUTHORED]->() RETURN count(r) AS coauthors }
 CALL () { MATCH ()-[r:SHARES_CONCEPT]->() RETURN count(r) AS shared }
 RETURN papers, authors, concepts, areas, coauthors, shared
+"""
+AUTHOR_KEYS_OF_IDS: LiteralString = """
+UNWIND $ids AS id MATCH (:AuthorId {id: id})-[:IDENTIFIES]->(a:Author) RETURN id, a.key AS key
 """
 EXISTING_PAPERS: LiteralString = "UNWIND $ids AS id MATCH (p:Paper {id: id}) RETURN p.id AS id"
 PAPERS_WITH_CONCEPTS: LiteralString = """
@@ -269,6 +279,7 @@ WRITES: tuple[tuple[str, LiteralString], ...] = (
     ("shares_concept", MERGE_SHARES_CONCEPT),
     ("institutions", MERGE_INSTITUTIONS),
     ("affiliated_with", ADD_AFFILIATED_WITH),
+    ("author_ids", MERGE_AUTHOR_IDS),
 )
 
 # -- the paper filter, from fixed fragments ----------------------------------------------

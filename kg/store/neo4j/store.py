@@ -188,6 +188,9 @@ class Neo4jStore(Store):
     def existing_papers(self, ids: Sequence[str]) -> set[str]:
         return {r["id"] for r in self._read(q.EXISTING_PAPERS, ids=list(ids))}
 
+    def author_keys_of_ids(self, ids: Sequence[str]) -> dict[str, str]:
+        return {r["id"]: r["key"] for r in self._read(q.AUTHOR_KEYS_OF_IDS, ids=list(ids))} if ids else {}
+
     def papers_with_concepts(self, keys: Sequence[str]) -> dict[str, list[Posting]]:
         return {r["key"]: sorted(tuple(x) for x in r["papers"]) for r in self._read(q.PAPERS_WITH_CONCEPTS, keys=list(keys))}
 
@@ -218,6 +221,7 @@ class Neo4jStore(Store):
             "shares_concept": [{"p": p, "q": qq, "score": s, "concepts": list(c)} for (p, qq), (s, c) in sorted(batch.shared.items())],
             "institutions": [{"key": i.key, "name": i.name} for i in batch.institutions],
             "affiliated_with": [{"author": a, "institution": i, "inc": n} for (a, i), n in sorted(batch.affiliated.items())],
+            "author_ids": [{"id": i, "key": k} for i, k in sorted(batch.author_ids.items())],
         }
 
     def apply(self, batch: GraphBatch) -> None:

@@ -4,5 +4,7 @@ CREATE CONSTRAINT kg_ingest_lock_name IF NOT EXISTS FOR (l:KgIngestLock) REQUIRE
 CREATE INDEX paper_year IF NOT EXISTS FOR (p:Paper) ON (p.year);
 CREATE INDEX paper_venue IF NOT EXISTS FOR (p:Paper) ON (p.venue);
 CREATE INDEX paper_citations IF NOT EXISTS FOR (p:Paper) ON (p.citations);
+// Source author ids (ORCID, OpenAlex, Semantic Scholar): (:AuthorId {id})-[:IDENTIFIES]->(:Author).
+CREATE CONSTRAINT author_source_id IF NOT EXISTS FOR (i:AuthorId) REQUIRE i.id IS UNIQUE;
 // Institutions from affiliations.
 CREATE CONSTRAINT institution_key IF NOT EXISTS FOR (i:Institution) REQUIRE i.key IS UNIQUE;
