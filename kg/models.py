@@ -75,6 +75,15 @@ class Affiliation:
 
 
 @dataclass(frozen=True, slots=True)
+class Suggestion:
+    kind: str  # "author" | "concept" | "paper"
+    key: str  # author key, concept key or paper id
+    label: str
+    papers: int  # an author's or concept's papers; a paper's citations (0 if unknown)
+    exact: bool = False  # the name (or an alias) is what was typed: ranked first
+
+
+@dataclass(frozen=True, slots=True)
 class Facets:
     years: list[tuple[int, int]]  # (year, papers), oldest first
     venues: list[tuple[str, int]]  # (venue, papers), most papers first

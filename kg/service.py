@@ -14,7 +14,7 @@ from kg.config import Settings
 from kg.errors import InvalidArgument
 from kg.graph.build import build_batch, merge_records, shared_concept_edges
 from kg.graph.identity import author_key
-from kg.models import Author, Concept, Facets, Page, Paper, ResearchArea, SourceRecord, Stats
+from kg.models import Author, Concept, Facets, Page, Paper, ResearchArea, SourceRecord, Stats, Suggestion
 from kg.readers import OnError, expand_paths, read_path
 from kg.store.base import PAPER_ORDERS, Network, PaperFilter, Store
 
@@ -63,6 +63,42 @@ class IngestSummary:
             f"shares-concept pairs {b.shared_concept_edges} -> {a.shared_concept_edges}",
             f"totals: {a.papers} papers, {a.authors} authors, {a.concepts} concepts, {a.research_areas} areas",
         ]
+
+
+@dataclass(frozen=True, slots=True)
+class NetworkView:
+    nodes: list[Author]
+    edges: list[tuple[str, str, int]]  # source key, target key, joint papers
+    total_nodes: int  # before the cap
+    communities: list[list[str]]  # author keys, largest community first
+
+
+def network_view(net: Network, start: str, limit: int | None) -> NetworkView:
+    """Cap a network to its ``limit`` nearest authors (then most co-authors inside it, then key), and find communities.
+
+    >>> from kg.models import Author
+    >>> net = Network([Author(k, k) for k in "abcd"], [("a", "b", 2), ("b", "c", 1), ("c", "d", 1)])
+    >>> view = network_view(net, "a", 3)
+    >>> [n.key for n in view.nodes], view.edges, view.total_nodes
+    (['a', 'b', 'c'], [('a', 'b', 2), ('b', 'c', 1)], 4)
+    """
+    import networkx as nx
+
+    g = nx.Graph()
+    g.add_nodes_from(sorted(a.key for a in net.nodes))
+    g.add_weighted_edges_from(sorted(net.edges))
+    nodes = net.nodes
+    if limit is not None and len(nodes) > limit:
+        distance = nx.single_source_shortest_path_length(g, start) if start in g else {}
+        ranked = sorted(nodes, key=lambda a: (distance.get(a.key, len(nodes)), -g.degree(a.key), a.key))
+        kept = {a.key for a in ranked[:limit]}
+        nodes = [a for a in nodes if a.key in kept]
+        g = g.subgraph(sorted(kept)).copy()
+    keys = {a.key for a in nodes}
+    edges = [e for e in net.edges if e[0] in keys and e[1] in keys]
+    found = nx.community.louvain_communities(g, weight="weight", seed=7) if g.number_of_nodes() else []
+    communities = sorted((sorted(c) for c in found), key=lambda c: (-len(c), c[0]))
+    return NetworkView(nodes, edges, len(net.nodes), communities)
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,10 +357,21 @@ class KGService:
         papers = self.store.papers_by_ids([pid for pid, _ in hits])
         return [(p, score) for p, (_, score) in zip(papers, hits, strict=True) if p is not None]
 
-    def network(self, author: Author, depth: int) -> Network:
+    def suggest(self, prefix: str, limit: int) -> list[Suggestion]:
+        """Concepts, authors and papers whose words start with the words typed (a search box's autocomplete)."""
+        self._check_words(prefix, "the prefix")
+        return self.store.suggest(prefix, limit)
+
+    def network(self, author: Author, depth: int, limit: int | None = None) -> "NetworkView":
+        """The co-author network within ``depth`` hops; with ``limit``, its nearest, best-connected authors.
+
+        Communities (Louvain, weighted by joint papers, fixed seed) are computed on the authors returned.
+        """
         if not 1 <= depth <= self.settings.max_network_depth:
             raise InvalidArgument(f"depth must be between 1 and {self.settings.max_network_depth}, got {depth}")
-        return self.store.coauthor_network(author.key, depth)
+        if limit is not None and limit < 1:
+            raise InvalidArgument(f"first must be at least 1, got {limit}")
+        return network_view(self.store.coauthor_network(author.key, depth), author.key, limit)
 
     def collaboration_path(self, source: str, target: str) -> list[Author] | None:
         return self.store.collaboration_path(author_key(source), author_key(target))

@@ -24,6 +24,7 @@ from kg.models import (
     RelatedPaper,
     ResearchArea,
     Stats,
+    Suggestion,
 )
 
 __all__ = ["Store", "PaperFilter", "Network", "concept_lookup_terms"]
@@ -58,6 +59,20 @@ class PaperFilter:
 
 
 PAPER_ORDERS = ("id", "citations", "year")
+SUGGEST_CANDIDATES = 2000  # Neo4j ranks at most this many full-text matches (the embedded store ranks all)
+_KIND_ORDER = {"concept": 0, "author": 1, "paper": 2}
+
+
+def rank_suggestions(found: Sequence[Suggestion], limit: int) -> list[Suggestion]:
+    """Up to ``limit`` of each kind, concepts then authors then papers; exact names first, then most papers (citations)."""
+    ordered = sorted(found, key=lambda s: (_KIND_ORDER[s.kind], not s.exact, -s.papers, s.label.casefold(), s.key))
+    taken: dict[str, int] = {}
+    out = []
+    for s in ordered:
+        if taken.get(s.kind, 0) < limit:
+            taken[s.kind] = taken.get(s.kind, 0) + 1
+            out.append(s)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +154,11 @@ class Store(ABC):
     @abstractmethod
     def search(self, query: str, limit: int) -> list[tuple[str, float]]:
         """Full-text search over titles and abstracts: (paper id, score), best first."""
+
+    @abstractmethod
+    def suggest(self, prefix: str, limit: int) -> list[Suggestion]:
+        """Authors, concepts and papers for a search box: every word typed is the start of a word
+        of the name (or a concept alias, or a paper title); up to ``limit`` of each kind."""
 
     @abstractmethod
     def coauthor_network(self, key: str, depth: int) -> Network: ...

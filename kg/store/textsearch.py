@@ -6,13 +6,25 @@ import math
 import re
 from collections import Counter, defaultdict
 
-__all__ = ["BM25Index", "tokenize"]
+__all__ = ["BM25Index", "tokenize", "words_of"]
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 
 
 def tokenize(text: str) -> list[str]:
     return _TOKEN.findall(text.lower())
+
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def words_of(text: str) -> list[str]:
+    """Lower-cased runs of letters and digits, any script (as Lucene's standard tokenizer splits most names).
+
+    >>> words_of("Aapo Hyvärinen, sharpness-aware")
+    ['aapo', 'hyvärinen', 'sharpness', 'aware']
+    """
+    return _WORD.findall(text.lower())
 
 
 class BM25Index:

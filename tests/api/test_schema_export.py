@@ -15,6 +15,7 @@ def test_contract_names_are_in_the_schema():
         "paperFacets(filter: PaperFilter = null): PaperFacets!",
         "author(name: String!): Author", "concept(name: String!): Concept", "researchAreas: [ResearchArea!]!",
         "search(query: String!, first: Int = 10): [SearchHit!]!", "collaborationPath(from: String!, to: String!): [Author!]",
-        "related(first: Int = 10): [RelatedPaper!]!", "network(depth: Int = 2): CoauthorNetwork!",
+        "related(first: Int = 10): [RelatedPaper!]!", "network(depth: Int = 2, first: Int = null): CoauthorNetwork!",
+        "suggest(prefix: String!, first: Int = 5): [Suggestion!]!",
     ):
         assert needle in sdl, needle

@@ -15,6 +15,12 @@ from helpers import ROOT, SAMPLES
 from neo4j_support import neo4j_settings
 
 FIXTURES = ROOT / "tests" / "fixtures"
+FACETS = "{ paperFacets { years { year papers } venues { venue papers } } f: paperFacets(filter: {yearFrom: 2021}) { years { year papers } } }"
+FILTERS = "{ papers(filter: {yearFrom: 2011, yearTo: 2021}) { totalCount edges { node { id year venue citations } } } v: papers(filter: {venue: \"ACL 2022\"}) { totalCount edges { node { id } } } }"
+ORDERS = "{ c: papers(orderBy: CITATIONS, first: 8) { edges { node { id citations } } } y: papers(orderBy: YEAR, first: 8) { edges { node { id year } } } }"
+INSTITUTIONS = "{ a: author(name: \"Ryan Cotterell\") { institutions { name papers } } b: author(name: \"Wei Lin\") { institutions { name papers } } }"
+SUGGEST = "{ a: suggest(prefix: \"SAM\") { kind id label papers } b: suggest(prefix: \"first-ord\", first: 3) { kind id label papers } c: suggest(prefix: \"hyvä\") { kind id } d: suggest(prefix: \"wei l\") { kind id } }"
+NETWORK = "{ author(name: \"Wei Lin\") { network(depth: 2, first: 3) { totalNodes nodes { id } edges { source target weight } communities } } }"
 QUERIES = [
     "{ stats { papers authors concepts researchAreas coauthorEdges sharedConceptEdges } }",
     "{ papers(first: 100) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id title label abstract authorsTruncated authors { id name } areas { id path } concepts { id name aliases } } } } }",
@@ -33,11 +39,8 @@ QUERIES = [
     "{ papers(filter: {author: \"feiyang wu\"}) { totalCount edges { node { id areas { path } } } } }",
     "{ papers(filter: {text: \"sharpness minimization\"}) { totalCount edges { node { id } } } }",
     "{ papers(filter: {area: \"theory · everything else\"}, first: 1) { totalCount pageInfo { hasNextPage } } }",
-    # year, venue, citations and institutions come from tests/fixtures/facets.jsonl
-    "{ paperFacets { years { year papers } venues { venue papers } } f: paperFacets(filter: {yearFrom: 2021}) { years { year papers } } }",
-    "{ papers(filter: {yearFrom: 2011, yearTo: 2021}) { totalCount edges { node { id year venue citations } } } v: papers(filter: {venue: \"ACL 2022\"}) { totalCount edges { node { id } } } }",
-    "{ c: papers(orderBy: CITATIONS, first: 8) { edges { node { id citations } } } y: papers(orderBy: YEAR, first: 8) { edges { node { id year } } } }",
-    "{ a: author(name: \"Ryan Cotterell\") { institutions { name papers } } b: author(name: \"Wei Lin\") { institutions { name papers } } }",
+    FACETS, FILTERS, ORDERS, INSTITUTIONS,  # from tests/fixtures/facets.jsonl
+    SUGGEST, NETWORK,  # the explorer's
 ]
 
 
@@ -75,15 +78,31 @@ def test_identical_answers(both, query):
 def test_facets_order_and_institutions_answer_what_the_file_says(both):
     n, e, _, _ = both
     for client in (n, e):
-        data = run(client, QUERIES[-4])
+        data = run(client, FACETS)
         assert [(y["year"], y["papers"]) for y in data["paperFacets"]["years"]] == [(2010, 1), (2011, 1), (2012, 1), (2021, 1), (2022, 2)]
         assert data["paperFacets"]["venues"][0] == {"venue": "AAAI 2022", "papers": 1}
         assert [(y["year"], y["papers"]) for y in data["f"]["years"]] == [(2021, 1), (2022, 2)]
-        top = run(client, QUERIES[-2])["c"]["edges"]
+        top = run(client, ORDERS)["c"]["edges"]
         assert [x["node"]["citations"] for x in top[:3]] == [25, 24, 22]
-        people = run(client, QUERIES[-1])
+        people = run(client, INSTITUTIONS)
         assert people["a"]["institutions"] == [{"name": "University of Cambridge", "papers": 1}]
         assert people["b"]["institutions"] == []
+
+
+def test_suggest_and_network_answer_what_the_data_says(both):
+    n, e, _, _ = both
+    for client in (n, e):
+        data = run(client, SUGGEST)
+        assert data["a"][0] == {"kind": "CONCEPT", "id": "sharpness aware minimization", "label": "sharpness-aware minimization",
+                                "papers": data["a"][0]["papers"]} and data["a"][0]["papers"] >= 1
+        assert [s["kind"] for s in data["b"]].count("CONCEPT") <= 3
+        assert {"kind": "AUTHOR", "id": "aapo hyvärinen"} in data["c"]
+        assert {"kind": "AUTHOR", "id": "wei lin"} in data["d"]
+        net = run(client, NETWORK)["author"]["network"]
+        ids = {x["id"] for x in net["nodes"]}
+        assert len(ids) == 3 < net["totalNodes"] == 5 and "wei lin" in ids
+        assert sorted(k for c in net["communities"] for k in c) == sorted(ids)  # every author in one community
+        assert all(x["source"] in ids and x["target"] in ids for x in net["edges"])
 
 
 def test_search_agrees_on_the_best_hit(both):

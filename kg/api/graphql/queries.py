@@ -46,6 +46,21 @@ class PaperOrderEnum(Enum):
     YEAR = strawberry.enum_value("year", description="Newest first; papers without a year last.")
 
 
+@strawberry.enum(name="SuggestionKind")
+class SuggestionKind(Enum):
+    CONCEPT = "concept"
+    AUTHOR = "author"
+    PAPER = "paper"
+
+
+@strawberry.type(name="Suggestion")
+class SuggestionType:
+    kind: SuggestionKind
+    id: strawberry.ID = strawberry.field(description="The concept's name key, the author's id or the paper's id.")
+    label: str
+    papers: int = strawberry.field(description="An author's or concept's papers; a paper's citations (0 if unknown).")
+
+
 @strawberry.type(name="YearCount")
 class YearCountType:
     year: int
@@ -136,6 +151,14 @@ class Query:
         first = check_first(first, 10)
         hits = await info.context.call(info.context.service.search, query, first)
         return [SearchHitType(paper=PaperType(model=p), score=s) for p, s in hits]
+
+    @strawberry.field(description="Autocomplete for a search box: concepts, then authors, then papers, whose words start "
+                                  "with the words typed (concept aliases count, e.g. SAM); up to `first` of each kind, "
+                                  "most papers (for papers: citations) first.")
+    async def suggest(self, info: Info, prefix: str, first: int | None = 5) -> list[SuggestionType]:
+        first = check_first(first, 5)
+        found = await info.context.call(info.context.service.suggest, prefix, first)
+        return [SuggestionType(kind=SuggestionKind(s.kind), id=strawberry.ID(s.key), label=s.label, papers=s.papers) for s in found]
 
     @strawberry.field(description="Shortest co-author path, endpoints included; null when there is none.")
     async def collaboration_path(

@@ -6,8 +6,10 @@ memory. A reader that sees a newer log applies the batches it has not seen.
 
 from __future__ import annotations
 
+import bisect
 import fcntl
 import gc
+import itertools
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
@@ -32,10 +34,11 @@ from kg.models import (
     RelatedPaper,
     ResearchArea,
     Stats,
+    Suggestion,
 )
-from kg.store.base import Network, PaperFilter, Store, concept_lookup_terms
+from kg.store.base import Network, PaperFilter, Store, concept_lookup_terms, rank_suggestions
 from kg.store.embedded.log import GraphLog
-from kg.store.textsearch import BM25Index
+from kg.store.textsearch import BM25Index, words_of
 
 __all__ = ["EmbeddedStore", "apply_batch"]
 
@@ -427,6 +430,46 @@ class EmbeddedStore(Store):
     def search(self, query: str, limit: int) -> list[tuple[str, float]]:
         index = self._cached("bm25", lambda: BM25Index({d["id"]: f"{d.get('title') or ''} {d['abstract']}" for _, d in self._nodes("paper")}))
         return index.search(query, limit)
+
+    def _suggest_index(self) -> dict[str, tuple[list[tuple[str, str]], dict[str, set[str]]]]:
+        """Per kind: sorted (word, key) pairs, and each key's words (built once per graph version)."""
+
+        def build():
+            index = {}
+            for kind, texts in (
+                ("author", ((d["key"], [d["name"]]) for _, d in self._nodes("author"))),
+                ("concept", ((d["key"], [d["name"], *d["aliases"]]) for _, d in self._nodes("concept"))),
+                ("paper", ((d["id"], [d["label"]]) for _, d in self._nodes("paper"))),
+            ):
+                words = {key: {w for t in ts for w in words_of(t)} for key, ts in texts}
+                index[kind] = (sorted((w, k) for k, ws in words.items() for w in ws), words)
+            return index
+
+        return self._cached("suggest", build)
+
+    def suggest(self, prefix: str, limit: int) -> list[Suggestion]:
+        typed = words_of(prefix)
+        if not typed or limit == 0:
+            return []
+        nodes = self.graph.nodes
+        exact = " ".join(prefix.lower().split())
+        found = []
+        for kind, (pairs, words) in self._suggest_index().items():
+            start = bisect.bisect_left(pairs, (typed[0], ""))
+            keys = set()
+            for word, key in itertools.takewhile(lambda wk: wk[0].startswith(typed[0]), pairs[start:]):
+                keys.add(key)
+            for key in keys:
+                if all(any(w.startswith(t) for w in words[key]) for t in typed[1:]):
+                    if kind == "paper":
+                        d = nodes[_n("paper", key)]
+                        found.append(Suggestion(kind, key, d["label"], d.get("citations") or 0))
+                    else:
+                        d = nodes[_n(kind, key)]
+                        count = self._paper_counts(kind, "AUTHORED" if kind == "author" else "MENTIONS")[_n(kind, key)]
+                        names = [d["name"], *d.get("aliases", ())]
+                        found.append(Suggestion(kind, key, d["name"], count, any(n.lower() == exact for n in names)))
+        return rank_suggestions(found, limit)
 
     def _coauthor_adjacency(self, node: str) -> list[tuple[str, int]]:
         return [(m, d["papers"]) for m, d in self._both(node, "CO_AUTHORED")]

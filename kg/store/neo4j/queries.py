@@ -36,6 +36,7 @@ ON CREATE SET c.name = row.name, c.aliases = row.aliases, c.broader = row.broade
 ON MATCH SET c.aliases = reduce(acc = coalesce(c.aliases, []), a IN row.aliases |
                                 CASE WHEN a IN acc THEN acc ELSE acc + a END),
              c.broader = coalesce(c.broader, row.broader)
+SET c.alias_text = reduce(text = '', a IN c.aliases | text + ' | ' + a)
 """
 MERGE_SUBAREA_OF: LiteralString = """
 UNWIND $rows AS row
@@ -170,6 +171,17 @@ ORDER BY n DESC, c.key SKIP $offset LIMIT $limit
 RETURN c {.key, .name, .aliases, .broader} AS c
 """
 TOP_AREAS: LiteralString = "MATCH (r:ResearchArea) WHERE r.parent IS NULL RETURN r {.path, .name, .parent} AS r ORDER BY r.path"
+SUGGEST: LiteralString = """
+CALL db.index.fulltext.queryNodes('suggest', $query, {limit: $candidates}) YIELD node
+WITH node, CASE WHEN node:Author THEN 'author' WHEN node:Concept THEN 'concept' ELSE 'paper' END AS kind
+RETURN kind,
+       CASE kind WHEN 'paper' THEN node.id ELSE node.key END AS key,
+       CASE kind WHEN 'paper' THEN node.label ELSE node.name END AS label,
+       CASE kind WHEN 'author' THEN COUNT { (node)-[:AUTHORED]->(:Paper) }
+                 WHEN 'concept' THEN COUNT { (node)<-[:MENTIONS]-(:Paper) }
+                 ELSE coalesce(node.citations, 0) END AS papers,
+       kind <> 'paper' AND (toLower(node.name) = $typed OR any(a IN coalesce(node.aliases, []) WHERE toLower(a) = $typed)) AS exact
+"""
 SEARCH: LiteralString = """
 CALL db.index.fulltext.queryNodes('paper_text', $query) YIELD node, score
 RETURN node.id AS id, score ORDER BY score DESC, id LIMIT $limit

@@ -32,8 +32,10 @@ from kg.models import (
     RelatedPaper,
     ResearchArea,
     Stats,
+    Suggestion,
 )
-from kg.store.base import Network, PaperFilter, Store, concept_lookup_terms
+from kg.store.base import SUGGEST_CANDIDATES, Network, PaperFilter, Store, concept_lookup_terms, rank_suggestions
+from kg.store.textsearch import words_of
 from kg.store.neo4j import queries as q
 from kg.store.neo4j.migrate import ensure_current
 
@@ -307,6 +309,16 @@ class Neo4jStore(Store):
         if not words or limit == 0:
             return []
         return [(r["id"], round(r["score"], 4)) for r in self._read(q.SEARCH, query=" ".join(words), limit=limit)]
+
+    def suggest(self, prefix: str, limit: int) -> list[Suggestion]:
+        words = [_LUCENE_SPECIAL.sub(r"\\\1", w) for w in words_of(prefix)]
+        if not words or limit == 0:
+            return []
+        query = " AND ".join(f"{w}*" for w in words)
+        typed = " ".join(prefix.lower().split())
+        rows = [Suggestion(r["kind"], r["key"], r["label"], r["papers"], r["exact"])
+                for r in self._read(q.SUGGEST, query=query, candidates=SUGGEST_CANDIDATES, typed=typed)]
+        return rank_suggestions(rows, limit)
 
     def coauthor_network(self, key: str, depth: int) -> Network:
         """Breadth-first, one query per level: the cost is bounded by depth."""

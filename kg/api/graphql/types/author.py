@@ -42,13 +42,15 @@ class AuthorType:
         rows = await info.context.loaders.author_institutions.load(self.model.key)
         return [AffiliationType(name=i.name, papers=n) for i, n in rows]
 
-    @strawberry.field(description="Authors within `depth` co-author hops, and the co-author edges among them.")
-    async def network(self, info: Info, depth: int | None = 2) -> "CoauthorNetworkType":
-        
-        net = await info.context.call(info.context.service.network, self.model, 2 if depth is None else depth)
+    @strawberry.field(description="Authors within `depth` co-author hops, and the co-author edges among them. "
+                                  "With `first`, only the nearest `first` authors (then those with most co-authors inside).")
+    async def network(self, info: Info, depth: int | None = 2, first: int | None = None) -> "CoauthorNetworkType":
+        net = await info.context.call(info.context.service.network, self.model, 2 if depth is None else depth, first)
         return CoauthorNetworkType(
             nodes=[AuthorType(model=a) for a in net.nodes],
             edges=[CoauthorEdgeType(source=strawberry.ID(s), target=strawberry.ID(t), weight=w) for s, t, w in net.edges],
+            total_nodes=net.total_nodes,
+            communities=[[strawberry.ID(k) for k in c] for c in net.communities],
         )
 
 
@@ -75,3 +77,6 @@ class CoauthorEdgeType:
 class CoauthorNetworkType:
     nodes: list[AuthorType]
     edges: list[CoauthorEdgeType]
+    total_nodes: int = strawberry.field(description="Authors within the depth, before `first` cut them.")
+    communities: list[list[strawberry.ID]] = strawberry.field(
+        description="Louvain communities of the authors returned (weighted by joint papers, fixed seed), largest first.")
