@@ -42,6 +42,21 @@ def seeded_embedded(tmp_path_factory, extractor) -> KGService:
 
 
 @pytest.fixture(scope="session")
+def iclr_embedded(tmp_path_factory, extractor):
+    """ICLR 2024 in an embedded store, ingested once per run: (the file's rows, service, ingest summary)."""
+    import json
+
+    from helpers import need_shared
+
+    path = need_shared("papers-iclr2024.jsonl")
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    settings = Settings(KG_DATA_DIR=tmp_path_factory.mktemp("iclr") / "kg-data")
+    svc = KGService(EmbeddedStore(settings.data_dir), settings, extractor=extractor)
+    summary = svc.ingest([path])
+    return rows, svc, summary
+
+
+@pytest.fixture(scope="session")
 def neo4j_driver():
     """A driver to the test Neo4j with migrations applied (fails under CI when unreachable)."""
     from kg.store.neo4j.migrate import apply_migrations

@@ -1,4 +1,4 @@
-"""The FastAPI application: GraphQL (with GraphiQL) at /graphql, health at /healthz."""
+"""The FastAPI application: the explorer at /, GraphQL (with GraphiQL) at /graphql, health at /healthz."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from fastapi.responses import JSONResponse
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.concurrency import run_in_threadpool
 
+from kg.api.explorer import add_explorer
 from kg.api.graphql.context import Context
 from kg.api.graphql.http import KGGraphQLRouter
 from kg.api.graphql.schema import build_schema
@@ -33,6 +34,7 @@ def create_app(service: KGService) -> FastAPI:
 
     router = KGGraphQLRouter(build_schema(settings=settings), context_getter=get_context, graphql_ide="graphiql")
     app.include_router(router, prefix="/graphql")
+    add_explorer(app)
 
     @app.get("/healthz")
     async def healthz() -> JSONResponse:

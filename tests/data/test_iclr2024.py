@@ -6,7 +6,6 @@ networkx, not with kg's own graph code.
 
 from __future__ import annotations
 
-import json
 import random
 from itertools import combinations
 
@@ -15,9 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from kg.api.app import create_app
-from kg.config import Settings
 from kg.service import KGService
-from kg.store.embedded import EmbeddedStore
 
 from helpers import need_shared
 
@@ -29,13 +26,8 @@ def plain_key(name: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def iclr(tmp_path_factory, extractor):
-    path = need_shared("papers-iclr2024.jsonl")
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    settings = Settings(KG_DATA_DIR=tmp_path_factory.mktemp("iclr") / "kg-data")
-    svc = KGService(EmbeddedStore(settings.data_dir), settings, extractor=extractor)
-    summary = svc.ingest([path])
-    return rows, svc, summary
+def iclr(iclr_embedded):
+    return iclr_embedded
 
 
 def test_counts_match_the_file(iclr):

@@ -18,7 +18,21 @@ from cross_web import HTTPException  # the exception strawberry's views turn int
 from strawberry.fastapi import GraphQLRouter
 from strawberry.http import GraphQLHTTPResponse
 
-__all__ = ["GRAPHQL_RESPONSE_JSON", "KGGraphQLRouter", "prefers_graphql_response_json"]
+__all__ = ["GRAPHQL_RESPONSE_JSON", "KGGraphQLRouter", "prefers_graphql_response_json", "offline_ide_html"]
+
+CDN = "https://unpkg.com/"
+VENDOR_URL = "/static/vendor/"  # kg serves the same files at the same paths (explorer/build.mjs copies them from npm)
+
+
+def offline_ide_html(html: str) -> str:
+    """Strawberry's GraphiQL page with its scripts and styles served by kg instead of unpkg.
+
+    The files are byte-identical to unpkg's, so the page's integrity hashes still hold.
+
+    >>> offline_ide_html('<script src="https://unpkg.com/react@18.2.0/umd/react.production.min.js">')
+    '<script src="/static/vendor/react@18.2.0/umd/react.production.min.js">'
+    """
+    return html.replace(CDN, VENDOR_URL)
 
 GRAPHQL_RESPONSE_JSON = "application/graphql-response+json"
 
@@ -59,6 +73,11 @@ def _failed_before_execution(result: ExecutionResult) -> bool:
 
 class KGGraphQLRouter(GraphQLRouter):
     """strawberry's router, answering ``application/graphql-response+json`` clients as the spec asks."""
+
+    @property
+    def graphql_ide_html(self) -> str:
+        """GraphiQL that works offline: every script and style sheet from kg itself."""
+        return offline_ide_html(super().graphql_ide_html)
 
     def decode_json(self, data: str | bytes) -> object:
         """A request body (and GET ``variables``/``extensions``) must be a JSON object: anything else is a 400."""
