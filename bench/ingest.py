@@ -4,10 +4,11 @@
 
 FILE defaults to ../shared/data/papers-paperlists.jsonl.gz (95,177 papers). Each
 store gets a fresh folder (or database), and `kg ingest FILE` runs as a user runs
-it. The benchmark samples the resident memory of the ingest and its worker
-processes (summed) and, apart, of the Neo4j server. It then reports:
+it. The benchmark samples the memory of the ingest with its worker processes
+(summed PSS: pages a forked worker shares with the ingest count once) and, apart,
+of the Neo4j server. It then reports:
 
-- wall time, papers/s and peak RSS of each ingest (targets: ≤ 30 min and ≤ 4 GB each);
+- wall time, papers/s and peak memory (PSS) of each ingest (targets: ≤ 30 min and ≤ 4 GB each);
 - the stats of both stores, which must be identical, beside an independent count
   of the file's papers, authorships and distinct author names;
 - answers of both stores to the contract's queries for a sample of papers and authors;
@@ -43,14 +44,19 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 
 def _tree_rss(pid: int) -> int:
-    """Resident bytes of a process and all its descendants."""
+    """Memory of a process and all its descendants: the sum of their proportional set sizes (PSS).
+
+    PSS splits each shared page among the processes that map it, so the extraction
+    workers (forked from the ingest) are not counted again for the pages they share
+    with it, as a sum of RSS would.
+    """
     total, todo = 0, [pid]
     while todo:
         p = todo.pop()
         try:
-            with open(f"/proc/{p}/status") as handle:
+            with open(f"/proc/{p}/smaps_rollup") as handle:
                 for line in handle:
-                    if line.startswith("VmRSS:"):
+                    if line.startswith("Pss:"):
                         total += int(line.split()[1]) * 1024
             for tid in os.listdir(f"/proc/{p}/task"):
                 with open(f"/proc/{p}/task/{tid}/children") as handle:
@@ -98,7 +104,7 @@ def _kg(*args: str, env: dict[str, str], log: Path | None = None, watch: dict[st
     peak = sampler.stop()
     if code:
         raise SystemExit(f"kg {' '.join(args)} failed ({code}); see {log}")
-    return {"seconds": round(time.perf_counter() - started, 1), **{f"peak_rss_{k}_mb": round(v / 2**20) for k, v in peak.items()}}
+    return {"seconds": round(time.perf_counter() - started, 1), **{f"peak_pss_{k}_mb": round(v / 2**20) for k, v in peak.items()}}
 
 
 def independent_count(path: Path) -> dict:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import math
 import multiprocessing
 from collections import Counter, defaultdict
@@ -211,6 +212,9 @@ class ConceptExtractor:
         size = max(16, len(texts) // (self.n_process * 8))
         chunks = [texts[i : i + size] for i in range(0, len(texts), size)]
         _WORKER = self
+        # Freeze what this process holds (in an ingest, the whole graph) before forking: a worker's
+        # garbage collector would otherwise walk those objects and copy every page it touches.
+        gc.freeze()
         try:
             with multiprocessing.get_context("fork").Pool(self.n_process) as pool:
                 found = (data for chunk in pool.imap(_candidates_of_chunk, chunks) for data in chunk)
@@ -219,6 +223,7 @@ class ConceptExtractor:
                 return list(found)
         finally:
             _WORKER = None
+            gc.unfreeze()
 
     def candidate_keys(self, texts: Iterable[str]) -> list[set[str]]:
         """The set of keys each document could have as a concept (for background counts)."""

@@ -20,6 +20,7 @@ from kg.config import Settings
 from kg.export import whole_graph
 from kg.service import KGService
 from kg.store.embedded import EmbeddedStore
+from kg.store.embedded.store import CHECKPOINT_EVERY
 
 from helpers import need_shared, paper, write_jsonl
 
@@ -136,6 +137,24 @@ def test_a_chunked_ingest_commits_chunk_by_chunk_and_reports_bad_records_first(t
         assert len(service.store.log.names()) == RECORDS // CHUNK  # one committed batch per chunk
         again = service.ingest([iclr_slice])
         assert again.papers_added == 0 and len(service.store.log.names()) == RECORDS // CHUNK  # a re-run writes nothing
+        # Every CHECKPOINT_EVERY batches the graph is saved whole; a fresh reader loads it and replays the rest.
+        assert service.store.log.checkpoint()[1] == CHECKPOINT_EVERY
+        assert _graph_of(EmbeddedStore(settings.data_dir)) == _graph_of(service.store)
+
+
+def test_a_checkpoint_may_hold_a_graph_and_nothing_else(tmp_path):
+    import gzip
+    import pickle
+
+    from kg.errors import StoreError
+    from kg.store.embedded import GraphLog
+
+    log = GraphLog(tmp_path)
+    log.folder.mkdir(parents=True)
+    with gzip.open(log.folder / "checkpoint-000001-evil.pickle.gz", "wb") as handle:
+        pickle.dump(os.system, handle)  # what a tampered checkpoint would carry
+    with pytest.raises(StoreError, match="does not name posix.system"):
+        log.read_checkpoint("checkpoint-000001-evil.pickle.gz")
 
 
 def test_two_neo4j_ingests_at_once_give_the_one_after_the_other_result(neo4j_store, tmp_path, extractor):

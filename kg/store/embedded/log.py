@@ -7,6 +7,11 @@ file the manifest does not name (a killed ingest) is ignored and removed by the
 next write. Writing costs the size of the batch, not of the graph, and a reader
 that already holds the first k batches applies only the new ones.
 
+Replaying a long log costs time on every start, so every few batches the graph
+itself is saved as a checkpoint (a pickle that may hold only plain
+builtins: networkx's node and adjacency dicts, ``log/checkpoint-….pickle.gz``, named in the manifest with how many
+batches it covers): loading reads the checkpoint and replays the batches after it.
+
 A folder written by kg 0.1 (``graph.json.gz``, one node-link snapshot) is read
 as the first batch of the log and never rewritten.
 """
@@ -17,11 +22,14 @@ import fcntl
 import gzip
 import json
 import os
+import pickle
 import secrets
 import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+
+import networkx as nx
 
 from kg.errors import StoreError
 from kg.graph.build import GraphBatch
@@ -58,14 +66,14 @@ def batch_from_json(obj: dict) -> GraphBatch:
     return GraphBatch(
         papers=[Paper(*row) for row in obj["papers"]],
         authors=[Author(*row) for row in obj["authors"]],
-        authored=[tuple(row) for row in obj["authored"]],
+        authored=obj["authored"],  # rows stay lists: unpacked like tuples, and cheaper to load
         areas=[ResearchArea(*row) for row in obj["areas"]],
-        in_area=[tuple(row) for row in obj["in_area"]],
+        in_area=obj["in_area"],
         concepts=[Concept(key, name, tuple(aliases), broader) for key, name, aliases, broader in obj["concepts"]],
-        mentions=[tuple(row) for row in obj["mentions"]],
+        mentions=obj["mentions"],
         broader=[tuple(row) for row in obj["broader"]],
         coauthor_increments={(a, b): n for a, b, n in obj["coauthored"]},
-        shared={(p, q): (score, tuple(keys)) for p, q, score, keys in obj["shared"]},
+        shared={(p, q): (score, keys) for p, q, score, keys in obj["shared"]},
         institutions=[Institution(*row) for row in obj.get("institutions", ())],
         affiliated={(a, i): n for a, i, n in obj.get("affiliated", ())},
         author_ids=dict(obj.get("author_ids", {})),
@@ -104,6 +112,17 @@ def _batch_from_snapshot(obj: dict) -> GraphBatch:
     return batch
 
 
+class _GraphUnpickler(pickle.Unpickler):
+    """Unpickles plain builtins and nothing else: a checkpoint can name no class or function to run."""
+
+    ALLOWED = {("builtins", "dict"), ("builtins", "list"), ("builtins", "set"), ("builtins", "tuple"), ("builtins", "frozenset")}
+
+    def find_class(self, module: str, name: str):
+        if (module, name) not in self.ALLOWED:
+            raise pickle.UnpicklingError(f"a kg checkpoint does not name {module}.{name}")
+        return super().find_class(module, name)
+
+
 def _read_gzip_json(path: Path) -> dict:
     try:
         with gzip.open(path, "rb") as handle:
@@ -130,20 +149,68 @@ class GraphLog:
             return (st.st_mtime_ns, st.st_size)
         return None
 
+    def _read_manifest(self) -> dict:
+        if not self.manifest.exists():
+            return {"format": FORMAT_VERSION, "batches": []}
+        try:
+            obj = json.loads(self.manifest.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise StoreError(f"{self.manifest}: cannot read the embedded store ({exc})") from exc
+        if obj.get("format") != FORMAT_VERSION:
+            raise StoreError(f"{self.manifest}: store format {obj.get('format')!r}, expected {FORMAT_VERSION}")
+        return obj
+
     def names(self) -> list[str]:
         """The committed batches, oldest first."""
-        names: list[str] = []
-        if (self.data_dir / SNAPSHOT_V1).exists():
-            names.append(SNAPSHOT_V1)
-        if self.manifest.exists():
-            try:
-                obj = json.loads(self.manifest.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as exc:
-                raise StoreError(f"{self.manifest}: cannot read the embedded store ({exc})") from exc
-            if obj.get("format") != FORMAT_VERSION:
-                raise StoreError(f"{self.manifest}: store format {obj.get('format')!r}, expected {FORMAT_VERSION}")
-            names.extend(obj["batches"])
-        return names
+        legacy = [SNAPSHOT_V1] if (self.data_dir / SNAPSHOT_V1).exists() else []
+        return legacy + self._read_manifest()["batches"]
+
+    def checkpoint(self) -> tuple[str, int] | None:
+        """(file, how many of ``names()`` it holds) of the newest checkpoint, if any."""
+        found = self._read_manifest().get("checkpoint")
+        return (found["file"], found["covers"]) if found else None
+
+    def read_checkpoint(self, file: str) -> nx.DiGraph:
+        """The graph a checkpoint holds (a pickle of networkx's dicts that may name no class or function)."""
+        try:
+            with gzip.open(self.folder / file, "rb") as handle:
+                saved = _GraphUnpickler(handle).load()
+            attrs, nodes, succ, pred = saved
+        except (OSError, EOFError, pickle.UnpicklingError, ValueError, TypeError) as exc:
+            raise StoreError(f"{self.folder / file}: cannot read the embedded store ({exc})") from exc
+        graph = nx.DiGraph()
+        graph.graph, graph._node, graph._succ, graph._pred = attrs, nodes, succ, pred
+        graph._adj = succ  # networkx's DiGraph keeps _adj and _succ as one dict
+        return graph
+
+    def write_checkpoint(self, graph: nx.DiGraph, names: list[str]) -> None:
+        """Save the graph that ``names`` give, so that loading reads it at once instead of replaying them.
+
+        A checkpoint changes no data: readers see the same batches, and one that
+        already holds them keeps its graph.
+        """
+        file = f"checkpoint-{len(names):06d}-{secrets.token_hex(4)}.pickle.gz"
+        fd, tmp = tempfile.mkstemp(prefix=".graph-", suffix=".tmp", dir=self.folder)
+        try:
+            with os.fdopen(fd, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=1, mtime=0) as handle:
+                # networkx's own dicts, pickled as plain builtins (edge data shared by succ and pred stays shared)
+                pickle.dump((graph.graph, graph._node, graph._succ, graph._pred), handle, protocol=5)
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, self.folder / file)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        with (self.data_dir / ".lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if self.names() != names:  # another writer came first: its graph is newer; drop this one
+                (self.folder / file).unlink(missing_ok=True)
+                return
+            obj = self._read_manifest()
+            old = obj.get("checkpoint")
+            obj["checkpoint"] = {"file": file, "covers": len(names)}
+            self._write_atomically(self.manifest, json.dumps(obj, indent=0).encode("utf-8"))
+        if old:
+            (self.folder / old["file"]).unlink(missing_ok=True)
 
     def read(self, name: str) -> GraphBatch:
         if name == SNAPSHOT_V1:
@@ -165,9 +232,9 @@ class GraphLog:
             if self.names() != expected:
                 (self.folder / name).unlink(missing_ok=True)
                 raise StoreError(f"{self.data_dir} changed while this ingest ran (another ingest?); nothing was written, run it again")
-            batches = [n for n in (*expected, name) if n != SNAPSHOT_V1]
-            manifest = json.dumps({"format": FORMAT_VERSION, "batches": batches}, indent=0).encode("utf-8")
-            self._write_atomically(self.manifest, manifest)  # the commit
+            obj = self._read_manifest()
+            obj["batches"] = [n for n in (*expected, name) if n != SNAPSHOT_V1]
+            self._write_atomically(self.manifest, json.dumps(obj, indent=0).encode("utf-8"))  # the commit
         return [*expected, name]
 
     def _write_atomically(self, target: Path, data: bytes) -> None:
@@ -198,4 +265,8 @@ class GraphLog:
         yield from self.folder.glob(".graph-*.tmp")
         for path in self.folder.glob("*.json.gz"):
             if path.name not in committed:
+                yield path
+        current = self.checkpoint()
+        for path in self.folder.glob("checkpoint-*.pickle.gz"):
+            if current is None or path.name != current[0]:
                 yield path

@@ -43,6 +43,7 @@ from kg.store.textsearch import BM25Index, words_of
 __all__ = ["EmbeddedStore", "apply_batch"]
 
 RECHECK_SECONDS = 0.5  # how stale a reader may be after another process committed
+CHECKPOINT_EVERY = 4  # batches replayed at most (beyond the last checkpoint) when a store is loaded
 
 
 def _n(kind: str, key: str) -> str:
@@ -73,15 +74,28 @@ def apply_batch(g: nx.DiGraph, batch: GraphBatch) -> None:
             d["broader"] = d.get("broader") or c.broader
         else:
             g.add_node(node, kind="concept", key=c.key, name=c.name, aliases=sorted(c.aliases), broader=c.broader)
+    # Edges between nodes that exist (the batch's own, or stored ones) go straight into networkx's
+    # adjacency dicts, as add_edge would put them: loading a 95,000-paper store adds millions.
+    succ, pred = g._succ, g._pred
+
+    def link(u: str, v: str, attrs: dict) -> None:
+        if u in succ and v in pred:
+            old = succ[u].get(v)
+            if old is None:
+                succ[u][v] = pred[v][u] = attrs
+            else:
+                old.update(attrs)
+        else:  # a node the batch does not have: what add_edge does (it adds the node bare)
+            g.add_edge(u, v, **attrs)
+
     for narrow, broad in batch.broader:
-        g.add_edge(_n("concept", narrow), _n("concept", broad), type="BROADER")
+        link("concept:" + narrow, "concept:" + broad, {"type": "BROADER"})
     for key, pid, position in batch.authored:
-        g.add_edge(_n("author", key), _n("paper", pid), type="AUTHORED", position=position)
+        link("author:" + key, "paper:" + pid, {"type": "AUTHORED", "position": position})
     for pid, path in batch.in_area:
-        g.add_edge(_n("paper", pid), _n("area", path), type="IN_AREA")
+        link("paper:" + pid, "area:" + path, {"type": "IN_AREA"})
     for pid, key, weight in batch.mentions:
-        g.add_edge(_n("paper", pid), _n("concept", key), type="MENTIONS", weight=weight)
-    succ = g._succ
+        link("paper:" + pid, "concept:" + key, {"type": "MENTIONS", "weight": weight})
     for (a, b), inc in batch.coauthor_increments.items():
         u, v = _n("author", a), _n("author", b)
         old = succ[u].get(v) if u in succ else None
@@ -90,7 +104,7 @@ def apply_batch(g: nx.DiGraph, batch: GraphBatch) -> None:
         else:
             old["papers"] += inc
     for (p, q), (score, concepts) in batch.shared.items():
-        g.add_edge(_n("paper", p), _n("paper", q), type="SHARES_CONCEPT", score=score, concepts=list(concepts))
+        link("paper:" + p, "paper:" + q, {"type": "SHARES_CONCEPT", "score": score, "concepts": list(concepts)})
     known = g.graph.setdefault("author_ids", {})
     for source_id, key in batch.author_ids.items():
         known.setdefault(source_id, key)
@@ -166,6 +180,9 @@ class EmbeddedStore(Store):
         try:
             if fresh:
                 self._graph, self._names = None, []
+                checkpoint = self.log.checkpoint()
+                if checkpoint is not None and checkpoint[1] <= len(names):
+                    graph, todo = self.log.read_checkpoint(checkpoint[0]), names[checkpoint[1]:]
             for name in todo:
                 apply_batch(graph, self.log.read(name))
         finally:
@@ -274,6 +291,9 @@ class EmbeddedStore(Store):
         except BaseException:
             self._graph = None  # committed but not applied in memory: read it back from the log next time
             raise
+        checkpoint = self.log.checkpoint()
+        if len(self._names) - (checkpoint[1] if checkpoint else 0) >= CHECKPOINT_EVERY:
+            self.log.write_checkpoint(g, self._names)
         self._version, self._derived = self.log.version(), {}
 
     # -- reading ---------------------------------------------------------------------------
