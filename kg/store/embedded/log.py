@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import fcntl
 import gzip
+import io
 import json
 import os
 import pickle
@@ -173,8 +174,10 @@ class GraphLog:
     def read_checkpoint(self, file: str) -> nx.DiGraph:
         """The graph a checkpoint holds (a pickle of networkx's dicts that may name no class or function)."""
         try:
-            with gzip.open(self.folder / file, "rb") as handle:
-                saved = _GraphUnpickler(handle).load()
+            # Decompressed whole: unpickling from a gzip stream makes millions of small reads through Python.
+            data = gzip.decompress((self.folder / file).read_bytes())
+            saved = _GraphUnpickler(io.BytesIO(data)).load()
+            del data
             attrs, nodes, succ, pred = saved
         except (OSError, EOFError, pickle.UnpicklingError, ValueError, TypeError) as exc:
             raise StoreError(f"{self.folder / file}: cannot read the embedded store ({exc})") from exc
