@@ -59,6 +59,7 @@ class PaperFilter:
 
 
 PAPER_ORDERS = ("id", "citations", "year")
+RELATED_CONCEPTS_SAMPLE = 200  # a concept's related concepts co-occur on its papers most about it, at most this many
 SUGGEST_CANDIDATES = 2000  # Neo4j ranks at most this many full-text matches (the embedded store ranks all)
 _KIND_ORDER = {"concept": 0, "author": 1, "paper": 2}
 
@@ -208,7 +209,9 @@ class Store(ABC):
     def paper_counts_of_concepts(self, keys: Sequence[str]) -> list[int]: ...
 
     @abstractmethod
-    def related_concepts(self, keys: Sequence[str], limit: int) -> list[list[RelatedConcept]]: ...
+    def related_concepts(self, keys: Sequence[str], limit: int) -> list[list[RelatedConcept]]:
+        """Concepts that co-occur most often on the ``RELATED_CONCEPTS_SAMPLE`` papers most about each concept
+        (heaviest mention first, then paper id): bounded work, however common the concept."""
 
     @abstractmethod
     def children_of_areas(self, paths: Sequence[str]) -> list[list[ResearchArea]]: ...

@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 import fcntl
 import gc
+import heapq
 import itertools
 import time
 from collections import Counter, defaultdict
@@ -36,13 +37,14 @@ from kg.models import (
     Stats,
     Suggestion,
 )
-from kg.store.base import Network, PaperFilter, Store, concept_lookup_terms, rank_suggestions
+from kg.store.base import RELATED_CONCEPTS_SAMPLE, Network, PaperFilter, Store, concept_lookup_terms, rank_suggestions
 from kg.store.embedded.log import GraphLog
 from kg.store.textsearch import BM25Index, words_of
 
 __all__ = ["EmbeddedStore", "apply_batch"]
 
 RECHECK_SECONDS = 0.5  # how stale a reader may be after another process committed
+RELATED_LIMIT = 100  # the most related concepts the API asks for (its loaders' limit)
 CHECKPOINT_EVERY = 4  # batches replayed at most (beyond the last checkpoint) when a store is loaded
 
 
@@ -608,18 +610,27 @@ class EmbeddedStore(Store):
         return [sum(1 for _ in self._in(_n("concept", k), "MENTIONS")) if _n("concept", k) in self.graph else 0 for k in keys]
 
     def related_concepts(self, keys, limit):
+        # Each concept's ranking is an index over the graph, built the first time it is asked for.
+        known: dict[str, list[RelatedConcept]] = self._cached("related_concepts", dict)
         out = []
         for key in keys:
-            node = _n("concept", key)
-            counts: Counter[str] = Counter()
-            if node in self.graph:
-                for paper, _ in self._in(node, "MENTIONS"):
-                    for other, _ in self._out(paper, "MENTIONS"):
-                        if other != node:
-                            counts[self.graph.nodes[other]["key"]] += 1
-            ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
-            out.append([RelatedConcept(k, c) for k, c in ranked])
+            if key not in known:
+                known[key] = self._rank_related_concepts(key)
+            out.append(known[key][:limit])
         return out
+
+    def _rank_related_concepts(self, key: str) -> list[RelatedConcept]:
+        node = _n("concept", key)
+        counts: Counter[str] = Counter()
+        if node in self.graph:
+            nodes = self.graph.nodes
+            mentions = heapq.nsmallest(RELATED_CONCEPTS_SAMPLE, self._in(node, "MENTIONS"), key=lambda pd: (-pd[1]["weight"], nodes[pd[0]]["id"]))
+            for paper, _ in mentions:
+                for other, _ in self._out(paper, "MENTIONS"):
+                    if other != node:
+                        counts[nodes[other]["key"]] += 1
+        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:RELATED_LIMIT]
+        return [RelatedConcept(k, c) for k, c in ranked]
 
     def children_of_areas(self, paths):
         return [

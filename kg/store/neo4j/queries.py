@@ -255,9 +255,14 @@ RETURN k, CASE WHEN c IS NULL THEN 0 ELSE COUNT { (c)<-[:MENTIONS]-(:Paper) } EN
 """
 RELATED_CONCEPTS: LiteralString = """
 UNWIND $keys AS k
-MATCH (c:Concept {key: k})<-[:MENTIONS]-(:Paper)-[:MENTIONS]->(o:Concept)
-WHERE o <> c
-WITH k, o.key AS other, count(*) AS n ORDER BY k, n DESC, other
+MATCH (c:Concept {key: k})
+CALL (c) {
+  MATCH (c)<-[m:MENTIONS]-(p:Paper)
+  WITH p ORDER BY m.weight DESC, p.id LIMIT $sample
+  MATCH (p)-[:MENTIONS]->(o:Concept) WHERE o <> c
+  RETURN o.key AS other, count(*) AS n
+}
+WITH k, other, n ORDER BY k, n DESC, other
 WITH k, collect({key: other, n: n})[..$limit] AS rows
 RETURN k, rows
 """

@@ -34,7 +34,7 @@ from kg.models import (
     Stats,
     Suggestion,
 )
-from kg.store.base import SUGGEST_CANDIDATES, Network, PaperFilter, Store, concept_lookup_terms, rank_suggestions
+from kg.store.base import RELATED_CONCEPTS_SAMPLE, SUGGEST_CANDIDATES, Network, PaperFilter, Store, concept_lookup_terms, rank_suggestions
 from kg.store.textsearch import words_of
 from kg.store.neo4j import queries as q
 from kg.store.neo4j.migrate import ensure_current
@@ -398,7 +398,8 @@ class Neo4jStore(Store):
         return [counts.get(k, 0) for k in keys]
 
     def related_concepts(self, keys, limit):
-        rows = {r["k"]: r["rows"] for r in self._read(q.RELATED_CONCEPTS, keys=list(dict.fromkeys(keys)), limit=limit)}
+        rows = {r["k"]: r["rows"] for r in self._read(q.RELATED_CONCEPTS, keys=list(dict.fromkeys(keys)), limit=limit,
+                                                      sample=RELATED_CONCEPTS_SAMPLE)}
         return [[RelatedConcept(x["key"], x["n"]) for x in rows.get(k, [])] for k in keys]
 
     def children_of_areas(self, paths):
