@@ -25,7 +25,8 @@ def test_queries_per_request_do_not_grow_with_results(neo4j_store, tmp_path, ext
             assert "errors" not in body and len(body["data"]["papers"]["edges"]) == n
             costs[n] = neo4j_store.queries_run - before
     # One statement per relation in the query (fewer when a level has nothing to load), plus
-    # the page and its count: the same bound however many papers come back.
+    # the page and its count: the same bound however many papers come back. (Not always the same
+    # number: DataLoader batches are cut by event-loop ticks, and on a busy machine a level's
+    # loads can land in two ticks. With N+1 loading, 39 papers would cost hundreds.)
     relations_in_query = 16
     assert all(cost <= relations_in_query + 2 for cost in costs.values()), costs
-    assert costs[10] == costs[39], costs
