@@ -6,6 +6,7 @@ import gc
 import json
 import logging
 import sys
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -72,6 +73,14 @@ def ingest(paths: tuple[str, ...], skip_invalid: bool, rejects: str) -> None:
             click.echo(f"  {message}", err=True)
 
 
+def _warm(service) -> None:
+    """Build the store's indexes while the server already answers (a big embedded store's autocomplete takes seconds)."""
+    try:
+        service.store.warm()
+    except KGError as exc:
+        logging.getLogger(__name__).warning("could not prepare the store's indexes: %s", exc)
+
+
 class _Rejects:
     """Counts skipped records, keeps the first few messages, writes each to a JSON Lines file."""
 
@@ -132,6 +141,7 @@ def serve(host: str, port: int, workers: int) -> None:
         click.echo(f"warning: {exc}; serving anyway, /healthz answers 503 until it is reachable", err=True)
     gc.collect()
     gc.freeze()  # what start-up built (schema, modules) lives as long as the server: out of the GC's full passes
+    threading.Thread(target=_warm, args=(service,), daemon=True, name="kg-warm").start()
     if workers > 1:  # each worker process builds its own app and store from the same settings
         service.store.close()
         uvicorn.run("kg.api.app:app_from_settings", factory=True, workers=workers, host=host, port=port, log_level="info")

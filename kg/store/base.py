@@ -95,6 +95,9 @@ class Store(ABC):
     def close(self) -> None:
         """Release connections."""
 
+    def warm(self) -> None:
+        """Build in-memory indexes ahead of the first requests (default: none to build)."""
+
     def refresh(self) -> None:
         """Pick up what other processes wrote, once at the start of a request (default: nothing to do)."""
 

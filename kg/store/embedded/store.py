@@ -11,6 +11,7 @@ import fcntl
 import gc
 import heapq
 import itertools
+import threading
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
@@ -131,6 +132,52 @@ def adds_anything(g: nx.DiGraph, batch: GraphBatch) -> bool:
     return any(not g.has_edge(_n("paper", p), _n("area", a)) for p, a in batch.in_area)
 
 
+class _SuggestIndex:
+    """Words of names (and aliases, or paper labels) -> keys, each word's keys best first.
+
+    ``best`` merges the lists of the words the typed prefix starts, so a one-letter
+    prefix costs one step per word it matches, not one per entry.
+    """
+
+    def __init__(self, entries) -> None:
+        self.meta: dict[str, tuple[str, int]] = {}
+        self.words: dict[str, set[str]] = {}
+        self.exact: dict[str, list[str]] = defaultdict(list)
+        postings: dict[str, list[str]] = defaultdict(list)
+        for key, label, names, weight in entries:
+            self.meta[key] = (label, weight)
+            ws = self.words[key] = {w for name in names for w in words_of(name)}
+            for w in ws:
+                postings[w].append(key)
+            for name in {n.lower() for n in names}:
+                self.exact[name].append(key)
+        order = {key: (-weight, label.casefold(), key) for key, (label, weight) in self.meta.items()}
+        self.rank = order.__getitem__
+        self.postings = {w: sorted(keys, key=self.rank) for w, keys in postings.items()}
+        self.vocab = sorted(self.postings)
+
+    def best(self, typed: list[str], exact: str, limit: int) -> list[str]:
+        """Keys every typed word is the start of a word of: the exact names, then the ``limit`` best."""
+        first, rest = typed[0], typed[1:]
+
+        def fits(key: str) -> bool:
+            return all(any(w.startswith(t) for w in self.words[key]) for t in rest)
+
+        start = bisect.bisect_left(self.vocab, first)
+        lists = [self.postings[w] for w in itertools.takewhile(lambda w: w.startswith(first), self.vocab[start:])]
+        chosen = [k for k in self.exact.get(exact, ()) if fits(k) and any(w.startswith(first) for w in self.words[k])]
+        seen = set(chosen)
+        taken = 0
+        for key in heapq.merge(*lists, key=self.rank):
+            if key not in seen and fits(key):
+                seen.add(key)
+                chosen.append(key)
+                taken += 1
+                if taken == limit:
+                    break
+        return chosen
+
+
 class EmbeddedStore(Store):
     """A file-backed networkx store under ``data_dir``. Nothing is read until first use."""
 
@@ -145,6 +192,7 @@ class EmbeddedStore(Store):
         self._version: tuple[int, int] | None = None  # the log's version the graph was read at
         self._derived: dict[str, object] = {}  # indexes built from the graph, dropped when it changes
         self._checked_at = float("-inf")  # when the log's version was last looked at
+        self._catching_up = threading.RLock()
 
     # -- persistence ---------------------------------------------------------------------
     @property
@@ -164,10 +212,11 @@ class EmbeddedStore(Store):
     def _current(self, *, force: bool) -> nx.DiGraph:
         now = time.monotonic()
         if self._graph is None or force or now - self._checked_at >= RECHECK_SECONDS:
-            version = self.log.version()
-            self._checked_at = now
-            if self._graph is None or version != self._version:
-                self._catch_up(version)
+            with self._catching_up:  # one thread applies new batches; another (the warm-up) waits for it
+                version = self.log.version()
+                self._checked_at = now
+                if self._graph is None or version != self._version:
+                    self._catch_up(version)
         return self._graph
 
     def _catch_up(self, version) -> None:
@@ -196,9 +245,17 @@ class EmbeddedStore(Store):
 
     def _cached(self, name: str, build):
         _ = self.graph  # catches up (and drops every cached index) when the log changed
-        if name not in self._derived:
-            self._derived[name] = build()
-        return self._derived[name]
+        derived = self._derived
+        if name not in derived:
+            # Into the dict of the graph it was built from: if the graph changed meanwhile, it is dropped with it.
+            derived[name] = build()
+        return derived[name]
+
+    def warm(self) -> None:
+        """Build the indexes the first requests would otherwise wait for (autocomplete, counts, the paper order)."""
+        self._suggest_index()
+        self._papers_in_order("id")
+        self.stats()
 
     def check(self) -> None:
         self._current(force=True)
@@ -453,19 +510,18 @@ class EmbeddedStore(Store):
         index = self._cached("bm25", lambda: BM25Index({d["id"]: f"{d.get('title') or ''} {d['abstract']}" for _, d in self._nodes("paper")}))
         return index.search(query, limit)
 
-    def _suggest_index(self) -> dict[str, tuple[list[tuple[str, str]], dict[str, set[str]]]]:
-        """Per kind: sorted (word, key) pairs, and each key's words (built once per graph version)."""
+    def _suggest_index(self) -> dict[str, "_SuggestIndex"]:
+        """Per kind, a word index for autocomplete (built once per graph version, on first use)."""
 
         def build():
-            index = {}
-            for kind, texts in (
-                ("author", ((d["key"], [d["name"]]) for _, d in self._nodes("author"))),
-                ("concept", ((d["key"], [d["name"], *d["aliases"]]) for _, d in self._nodes("concept"))),
-                ("paper", ((d["id"], [d["label"]]) for _, d in self._nodes("paper"))),
-            ):
-                words = {key: {w for t in ts for w in words_of(t)} for key, ts in texts}
-                index[kind] = (sorted((w, k) for k, ws in words.items() for w in ws), words)
-            return index
+            nodes = self.graph.nodes
+            authors = self._paper_counts("author", "AUTHORED")
+            concepts = self._paper_counts("concept", "MENTIONS")
+            return {
+                "concept": _SuggestIndex((d["key"], d["name"], [d["name"], *d["aliases"]], concepts[n]) for n, d in self._nodes("concept")),
+                "author": _SuggestIndex((d["key"], d["name"], [d["name"]], authors[n]) for n, d in self._nodes("author")),
+                "paper": _SuggestIndex((d["id"], d["label"], [d["label"]], d.get("citations") or 0) for n, d in self._nodes("paper")),
+            }
 
         return self._cached("suggest", build)
 
@@ -473,24 +529,12 @@ class EmbeddedStore(Store):
         typed = words_of(prefix)
         if not typed or limit == 0:
             return []
-        nodes = self.graph.nodes
         exact = " ".join(prefix.lower().split())
         found = []
-        for kind, (pairs, words) in self._suggest_index().items():
-            start = bisect.bisect_left(pairs, (typed[0], ""))
-            keys = set()
-            for word, key in itertools.takewhile(lambda wk: wk[0].startswith(typed[0]), pairs[start:]):
-                keys.add(key)
-            for key in keys:
-                if all(any(w.startswith(t) for w in words[key]) for t in typed[1:]):
-                    if kind == "paper":
-                        d = nodes[_n("paper", key)]
-                        found.append(Suggestion(kind, key, d["label"], d.get("citations") or 0))
-                    else:
-                        d = nodes[_n(kind, key)]
-                        count = self._paper_counts(kind, "AUTHORED" if kind == "author" else "MENTIONS")[_n(kind, key)]
-                        names = [d["name"], *d.get("aliases", ())]
-                        found.append(Suggestion(kind, key, d["name"], count, any(n.lower() == exact for n in names)))
+        for kind, index in self._suggest_index().items():
+            for key in index.best(typed, exact, limit):
+                label, weight = index.meta[key]
+                found.append(Suggestion(kind, key, label, weight, kind != "paper" and key in index.exact.get(exact, ())))
         return rank_suggestions(found, limit)
 
     def _coauthor_adjacency(self, node: str) -> list[tuple[str, int]]:
