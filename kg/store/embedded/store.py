@@ -247,8 +247,10 @@ class EmbeddedStore(Store):
         _ = self.graph  # catches up (and drops every cached index) when the log changed
         derived = self._derived
         if name not in derived:
-            # Into the dict of the graph it was built from: if the graph changed meanwhile, it is dropped with it.
-            derived[name] = build()
+            with self._catching_up:  # one build per index: a request waits for the warm-up's instead of racing it
+                if name not in derived:
+                    # Into the dict of the graph it was built from: if the graph changed meanwhile, it goes with it.
+                    derived[name] = build()
         return derived[name]
 
     def warm(self) -> None:
