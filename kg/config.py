@@ -55,10 +55,6 @@ class Settings(BaseSettings):
         """``KG_ALLOWED_HOSTS=kg.example.org,127.0.0.1``: the Host names the API answers (DNS-rebinding guard)."""
         return [h.strip() for h in value.split(",") if h.strip()] if isinstance(value, str) else value
 
-    @property
-    def store_kind(self) -> str:
-        return "neo4j" if self.neo4j_uri else "embedded"
-
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:

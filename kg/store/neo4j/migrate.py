@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from neo4j import Driver
@@ -98,9 +99,15 @@ def apply_migrations(driver: Driver, database: str, directory: Path | None = Non
     return todo
 
 
+@lru_cache(maxsize=8)
+def _shipped(directory: Path) -> tuple[Migration, ...]:
+    """The migration files, read and hashed once per process (``/healthz`` checks them on every call)."""
+    return tuple(load_migrations(directory))
+
+
 def ensure_current(driver: Driver, database: str, directory: Path | None = None) -> None:
     """Raise MigrationError unless every migration is applied."""
-    todo = pending_migrations(driver, database, load_migrations(directory))
+    todo = pending_migrations(driver, database, list(_shipped(directory or default_migrations_dir())))
     if todo:
         names = ", ".join(m.path.name for m in todo)
         raise MigrationError(f"the Neo4j database is behind its migrations ({names} pending): run `kg migrate`")
