@@ -73,32 +73,23 @@ class NetworkView:
     communities: list[list[str]]  # author keys, largest community first
 
 
-def network_view(net: Network, start: str, limit: int | None) -> NetworkView:
-    """Cap a network to its ``limit`` nearest authors (then most co-authors inside it, then key), and find communities.
+def network_view(net: Network) -> NetworkView:
+    """A network with its Louvain communities (weighted by joint papers, fixed seed), largest first.
 
     >>> from kg.models import Author
-    >>> net = Network([Author(k, k) for k in "abcd"], [("a", "b", 2), ("b", "c", 1), ("c", "d", 1)])
-    >>> view = network_view(net, "a", 3)
-    >>> [n.key for n in view.nodes], view.edges, view.total_nodes
-    (['a', 'b', 'c'], [('a', 'b', 2), ('b', 'c', 1)], 4)
+    >>> net = Network([Author(k, k) for k in "abcde"], [("a", "b", 3), ("a", "c", 2), ("b", "c", 2), ("d", "e", 1)], 9)
+    >>> view = network_view(net)
+    >>> view.communities, view.total_nodes
+    ([['a', 'b', 'c'], ['d', 'e']], 9)
     """
     import networkx as nx
 
     g = nx.Graph()
     g.add_nodes_from(sorted(a.key for a in net.nodes))
     g.add_weighted_edges_from(sorted(net.edges))
-    nodes = net.nodes
-    if limit is not None and len(nodes) > limit:
-        distance = nx.single_source_shortest_path_length(g, start) if start in g else {}
-        ranked = sorted(nodes, key=lambda a: (distance.get(a.key, len(nodes)), -g.degree(a.key), a.key))
-        kept = {a.key for a in ranked[:limit]}
-        nodes = [a for a in nodes if a.key in kept]
-        g = g.subgraph(sorted(kept)).copy()
-    keys = {a.key for a in nodes}
-    edges = [e for e in net.edges if e[0] in keys and e[1] in keys]
     found = nx.community.louvain_communities(g, weight="weight", seed=7) if g.number_of_nodes() else []
     communities = sorted((sorted(c) for c in found), key=lambda c: (-len(c), c[0]))
-    return NetworkView(nodes, edges, len(net.nodes), communities)
+    return NetworkView(net.nodes, net.edges, net.within if net.within is not None else len(net.nodes), communities)
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,7 +354,8 @@ class KGService:
         return self.store.suggest(prefix, limit)
 
     def network(self, author: Author, depth: int, limit: int | None = None) -> "NetworkView":
-        """The co-author network within ``depth`` hops; with ``limit``, its nearest, best-connected authors.
+        """The co-author network within ``depth`` hops; with ``limit``, its nearest authors, then those with
+        most co-authors (the store cuts it, so a big network is never fetched whole).
 
         Communities (Louvain, weighted by joint papers, fixed seed) are computed on the authors returned.
         """
@@ -371,7 +363,7 @@ class KGService:
             raise InvalidArgument(f"depth must be between 1 and {self.settings.max_network_depth}, got {depth}")
         if limit is not None and limit < 1:
             raise InvalidArgument(f"first must be at least 1, got {limit}")
-        return network_view(self.store.coauthor_network(author.key, depth), author.key, limit)
+        return network_view(self.store.coauthor_network(author.key, depth, limit))
 
     def collaboration_path(self, source: str, target: str) -> list[Author] | None:
         return self.store.collaboration_path(author_key(source), author_key(target))

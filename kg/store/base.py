@@ -27,7 +27,7 @@ from kg.models import (
     Suggestion,
 )
 
-__all__ = ["Store", "PaperFilter", "Network", "concept_lookup_terms"]
+__all__ = ["Store", "PaperFilter", "Network", "concept_lookup_terms", "nearest_first", "rank_suggestions"]
 
 
 def concept_lookup_terms(name: str) -> tuple[list[str], list[str]]:
@@ -80,6 +80,17 @@ def rank_suggestions(found: Sequence[Suggestion], limit: int) -> list[Suggestion
 class Network:
     nodes: list[Author]
     edges: list[tuple[str, str, int]]  # source key, target key, joint papers
+    within: int | None = None  # authors within the depth before a limit cut them (None: no cut)
+
+
+def nearest_first(levels: dict[str, int], degrees: dict[str, int], limit: int | None) -> list[str]:
+    """The keys to keep: all of them, or the ``limit`` nearest, then those with most co-authors, then by key.
+
+    >>> nearest_first({"a": 0, "b": 1, "c": 1, "d": 2}, {"a": 1, "b": 1, "c": 3, "d": 9}, 3)
+    ['a', 'c', 'b']
+    """
+    ranked = sorted(levels, key=lambda k: (levels[k], -degrees.get(k, 0), k))
+    return ranked if limit is None else ranked[:limit]
 
 
 class Store(ABC):
@@ -165,7 +176,8 @@ class Store(ABC):
         of the name (or a concept alias, or a paper title); up to ``limit`` of each kind."""
 
     @abstractmethod
-    def coauthor_network(self, key: str, depth: int) -> Network: ...
+    def coauthor_network(self, key: str, depth: int, limit: int | None = None) -> Network:
+        """Authors within ``depth`` co-author hops (all, or the ``limit`` kept by ``nearest_first``) and the edges among them."""
 
     @abstractmethod
     def collaboration_path(self, source: str, target: str) -> list[Author] | None: ...

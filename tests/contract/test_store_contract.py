@@ -168,6 +168,10 @@ def test_coauthors_and_network(store):
     assert [a.key for a in net.nodes] == ["ann lee", "bo chen", "cy dee"]
     assert net.edges == [("ann lee", "bo chen", 1), ("bo chen", "cy dee", 1)]
     assert store.coauthor_network("nobody", 2).nodes == []
+    # With a limit the store keeps the nearest authors (then most co-authors) and says how many there were.
+    capped = store.coauthor_network("cy dee", 2, limit=2)
+    assert [a.key for a in capped.nodes] == ["bo chen", "cy dee"] and capped.edges == [("bo chen", "cy dee", 1)]
+    assert capped.within == 3 and store.coauthor_network("cy dee", 2, limit=5).within == 3
 
 
 def test_collaboration_path(store):

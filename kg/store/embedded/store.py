@@ -38,7 +38,7 @@ from kg.models import (
     Stats,
     Suggestion,
 )
-from kg.store.base import RELATED_CONCEPTS_SAMPLE, Network, PaperFilter, Store, concept_lookup_terms, rank_suggestions
+from kg.store.base import RELATED_CONCEPTS_SAMPLE, Network, nearest_first, PaperFilter, Store, concept_lookup_terms, rank_suggestions
 from kg.store.embedded.log import GraphLog
 from kg.store.textsearch import BM25Index, words_of
 
@@ -552,16 +552,20 @@ class EmbeddedStore(Store):
 
         return self._cached("coauthors", build)
 
-    def coauthor_network(self, key: str, depth: int) -> Network:
+    def coauthor_network(self, key: str, depth: int, limit: int | None = None) -> Network:
         start = _n("author", key)
         if start not in self.graph:
             return Network([], [])
         co = self._coauthor_graph()
         within = nx.single_source_shortest_path_length(co, start, cutoff=depth) if start in co else {start: 0}
-        nodes = sorted(within, key=lambda n: self.graph.nodes[n]["key"])
+        if limit is not None and len(within) > limit:
+            kept = set(nearest_first(within, {n: co.degree(n) for n in within} if start in co else {}, limit))
+        else:
+            kept = set(within)
+        nodes = sorted(kept, key=lambda n: self.graph.nodes[n]["key"])
         keys = {n: self.graph.nodes[n]["key"] for n in nodes}
         edges = sorted((*sorted((keys[u], keys[v])), d["papers"]) for u, v, d in co.subgraph(nodes).edges(data=True))
-        return Network([self._author(n) for n in nodes], edges)
+        return Network([self._author(n) for n in nodes], edges, len(within) if limit is not None else None)
 
     def collaboration_path(self, source: str, target: str) -> list[Author] | None:
         """The shortest co-author path; among equals, the one whose keys sort first."""

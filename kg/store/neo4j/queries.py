@@ -190,6 +190,9 @@ NEIGHBOURS: LiteralString = """
 MATCH (a:Author)-[:CO_AUTHORED]-(b:Author) WHERE a.key IN $keys
 RETURN DISTINCT b.key AS key
 """
+COAUTHOR_DEGREES: LiteralString = """
+UNWIND $keys AS k MATCH (a:Author {key: k}) RETURN k AS key, COUNT { (a)-[:CO_AUTHORED]-() } AS degree
+"""
 AUTHORS_BY_KEYS: LiteralString = "UNWIND $keys AS k MATCH (a:Author {key: k}) RETURN a.key AS key, a.name AS name"
 EDGES_AMONG: LiteralString = """
 MATCH (a:Author)-[r:CO_AUTHORED]->(b:Author)

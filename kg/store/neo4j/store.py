@@ -34,7 +34,7 @@ from kg.models import (
     Stats,
     Suggestion,
 )
-from kg.store.base import RELATED_CONCEPTS_SAMPLE, SUGGEST_CANDIDATES, Network, PaperFilter, Store, concept_lookup_terms, rank_suggestions
+from kg.store.base import RELATED_CONCEPTS_SAMPLE, SUGGEST_CANDIDATES, Network, nearest_first, PaperFilter, Store, concept_lookup_terms, rank_suggestions
 from kg.store.textsearch import words_of
 from kg.store.neo4j import queries as q
 from kg.store.neo4j.migrate import ensure_current
@@ -320,23 +320,28 @@ class Neo4jStore(Store):
                 for r in self._read(q.SUGGEST, query=query, candidates=SUGGEST_CANDIDATES, typed=typed)]
         return rank_suggestions(rows, limit)
 
-    def coauthor_network(self, key: str, depth: int) -> Network:
-        """Breadth-first, one query per level: the cost is bounded by depth."""
+    def coauthor_network(self, key: str, depth: int, limit: int | None = None) -> Network:
+        """Breadth-first, one query per level: the cost is bounded by depth. With ``limit``, only the
+        kept authors' names and edges are fetched."""
         start = self.authors_by_keys([key])[0]
         if start is None:
             return Network([], [])
-        seen = {key}
+        levels = {key: 0}
         frontier = [key]
-        for _ in range(depth):
+        for level in range(1, depth + 1):
             if not frontier:
                 break
             found = [r["key"] for r in self._read(q.NEIGHBOURS, keys=frontier)]
-            frontier = sorted(set(found) - seen)
-            seen.update(frontier)
-        keys = sorted(seen)
+            frontier = sorted(set(found) - levels.keys())
+            levels.update((k, level) for k in frontier)
+        if limit is not None and len(levels) > limit:
+            degrees = {r["key"]: r["degree"] for r in self._read(q.COAUTHOR_DEGREES, keys=sorted(levels))}
+            keys = sorted(nearest_first(levels, degrees, limit))
+        else:
+            keys = sorted(levels)
         authors = {r["key"]: Author(r["key"], r["name"]) for r in self._read(q.AUTHORS_BY_KEYS, keys=keys)}
         edges = sorted((r["source"], r["target"], r["weight"]) for r in self._read(q.EDGES_AMONG, keys=keys))
-        return Network([authors[k] for k in keys], edges)
+        return Network([authors[k] for k in keys], edges, len(levels) if limit is not None else None)
 
     def collaboration_path(self, source: str, target: str) -> list[Author] | None:
         if source == target:
