@@ -141,11 +141,11 @@ def serve(host: str, port: int, workers: int) -> None:
         click.echo(f"warning: {exc}; serving anyway, /healthz answers 503 until it is reachable", err=True)
     gc.collect()
     gc.freeze()  # what start-up built (schema, modules) lives as long as the server: out of the GC's full passes
-    threading.Thread(target=_warm, args=(service,), daemon=True, name="kg-warm").start()
     if workers > 1:  # each worker process builds its own app and store from the same settings
         service.store.close()
         uvicorn.run("kg.api.app:app_from_settings", factory=True, workers=workers, host=host, port=port, log_level="info")
         return
+    threading.Thread(target=_warm, args=(service,), daemon=True, name="kg-warm").start()
     uvicorn.run(create_app(service), host=host, port=port, log_level="info")
 
 

@@ -69,12 +69,6 @@ class Institution:
 
 
 @dataclass(frozen=True, slots=True)
-class Affiliation:
-    institution_key: str
-    papers: int  # the author's papers that name this institution
-
-
-@dataclass(frozen=True, slots=True)
 class Suggestion:
     kind: str  # "author" | "concept" | "paper"
     key: str  # author key, concept key or paper id

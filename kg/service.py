@@ -192,11 +192,6 @@ class KGService:
         return self._extractor
 
     # -- ingest ----------------------------------------------------------------------------
-    def read(self, paths: Sequence[str | Path], on_error: OnError | None = None) -> tuple[int, list[SourceRecord]]:
-        """Every record of every file, or a ReaderError before anything is written (unless ``on_error`` takes it)."""
-        files = expand_paths(paths)
-        return len(files), [r for f in files for r in read_path(f, on_error)]
-
     def extract(self, documents: Sequence["DocumentInput"], progress: Progress = _no_progress) -> list[list["ExtractedConcept"]]:
         return self.extractor.extract(documents, progress=progress)
 

@@ -6,14 +6,13 @@ Pure functions over plain data: no store, no spaCy.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import TYPE_CHECKING
 
 from kg.extract.text import first_sentence_label
-from kg.graph.identity import area_chain, make_author, paper_id
+from kg.graph.identity import area_chain, make_author, make_institution, paper_id
 from kg.models import Author, Concept, Institution, Paper, ResearchArea, SourceRecord
 
 if TYPE_CHECKING:  # the graph stage reads extraction output; it never loads spaCy
@@ -105,7 +104,8 @@ def build_batch(
         keys. An author with a source id is that id's author, however the name is
         spelled; an id seen for the first time goes to the author key of its name.
     """
-    id_keys = dict(known_author_ids or {})
+    known = known_author_ids or {}
+    id_keys = dict(known)
     batch = GraphBatch()
     authors: dict[str, Author] = {}
     areas: dict[str, ResearchArea] = {}
@@ -138,7 +138,7 @@ def build_batch(
             source_id = rec.author_ids[position] if rec.author_ids else None
             if source_id and author.key:
                 key = id_keys.setdefault(source_id, author.key)
-                if source_id not in (known_author_ids or {}):
+                if source_id not in known:
                     batch.author_ids[source_id] = key
                 author = Author(key, author.name)
             if not author.key or author.key in keys_in_order:
@@ -168,16 +168,6 @@ def build_batch(
     batch.institutions = list(institutions.values())
     batch.broader = sorted(set(batch.broader))
     return batch
-
-
-def make_institution(name: str) -> Institution | None:
-    """An institution keyed by its case- and space-folded name.
-
-    >>> make_institution("  Technical University of  Munich ")
-    Institution(key='technical university of munich', name='Technical University of Munich')
-    """
-    clean = " ".join(name.split())
-    return Institution(clean.casefold(), clean) if clean else None
 
 
 def _add_concept(nodes: dict[str, Concept], concept: Concept) -> None:

@@ -6,9 +6,9 @@ import hashlib
 import re
 import unicodedata
 
-from kg.models import AREA_SEPARATOR, Author, ResearchArea, SourceRecord
+from kg.models import AREA_SEPARATOR, Author, Institution, ResearchArea, SourceRecord
 
-__all__ = ["paper_id", "author_key", "clean_author_name", "make_author", "area_chain"]
+__all__ = ["paper_id", "author_key", "clean_author_name", "make_author", "make_institution", "area_chain"]
 
 _CAMEL = re.compile(r"^([A-Z][a-z]+)([A-Z][a-z]+)$")
 
@@ -72,6 +72,16 @@ def author_key(name: str) -> str:
 
 def make_author(raw: str) -> Author:
     return Author(key=author_key(raw), name=clean_author_name(raw))
+
+
+def make_institution(name: str) -> Institution | None:
+    """An institution keyed by its case- and space-folded name.
+
+    >>> make_institution("  Technical University of  Munich ")
+    Institution(key='technical university of munich', name='Technical University of Munich')
+    """
+    clean = " ".join(name.split())
+    return Institution(clean.casefold(), clean) if clean else None
 
 
 def area_chain(path: tuple[str, ...]) -> list[ResearchArea]:

@@ -86,18 +86,15 @@ def _record(obj: dict, source: str, line: int) -> SourceRecord:
     citations = obj.get("citations")
     if citations is not None and (not isinstance(citations, int) or isinstance(citations, bool) or citations < 0):
         raise fail("citations", "expected a non-negative integer or null")
-    affiliations = obj.get("affiliations")
-    if affiliations is not None and (
-        not isinstance(affiliations, list) or len(affiliations) != len(authors)
-        or not all(a is None or isinstance(a, str) for a in affiliations)
-    ):
-        raise fail("affiliations", "expected null or a list with one string (or null) per author")
-    author_ids = obj.get("author_ids")
-    if author_ids is not None and (
-        not isinstance(author_ids, list) or len(author_ids) != len(authors)
-        or not all(a is None or isinstance(a, str) for a in author_ids)
-    ):
-        raise fail("author_ids", "expected null or a list with one id string (or null) per author")
+    per_author = {}
+    for field, what in (("affiliations", "string"), ("author_ids", "id string")):
+        values = obj.get(field)
+        if values is not None and (
+            not isinstance(values, list) or len(values) != len(authors) or not all(v is None or isinstance(v, str) for v in values)
+        ):
+            raise fail(field, f"expected null or a list with one {what} (or null) per author")
+        per_author[field] = values
+    names = [strip_controls(a).strip() for a in authors]
     area = obj.get("area")
     area_path = tuple(p.strip() for p in area.split(AREA_SEPARATOR.strip())) if area and area.strip() else None
     if area_path is not None and not all(area_path):
@@ -107,7 +104,7 @@ def _record(obj: dict, source: str, line: int) -> SourceRecord:
         line=line,
         id=(strip_controls(obj.get("id") or "").strip() or None),
         title=strip_controls(title or "").strip() or None,
-        authors=tuple(strip_controls(a).strip() for a in authors if strip_controls(a).strip()),
+        authors=tuple(n for n in names if n),
         abstract=strip_controls(abstract or "").strip(),
         area=tuple(strip_controls(p) for p in area_path) if area_path else None,
         keywords=tuple(k for k in (strip_controls(k).strip() for k in keywords) if k),
@@ -116,13 +113,13 @@ def _record(obj: dict, source: str, line: int) -> SourceRecord:
         doi=normal_doi(obj.get("doi")),
         arxiv_id=normal_arxiv_id(obj.get("arxiv_id")) or normal_arxiv_id(obj.get("doi")),
         citations=citations,
-        affiliations=_aligned(authors, affiliations),
-        author_ids=_aligned(authors, author_ids),
+        affiliations=_aligned(names, per_author["affiliations"]),
+        author_ids=_aligned(names, per_author["author_ids"]),
     )
 
 
-def _aligned(authors: list[str], values: list | None) -> tuple[str | None, ...] | None:
-    """A per-author list, kept for the authors whose names are not empty."""
+def _aligned(names: list[str], values: list | None) -> tuple[str | None, ...] | None:
+    """A per-author list, kept for the authors whose (cleaned) names are not empty."""
     if values is None:
         return None
-    return tuple((strip_controls(v).strip() or None) if v else None for a, v in zip(authors, values) if strip_controls(a).strip())
+    return tuple((strip_controls(v).strip() or None) if v else None for name, v in zip(names, values) if name)

@@ -57,6 +57,10 @@ class PaperFilter:
     venue: str | None = None  # exact, as the facets list it
     order: str = "id"  # "id"; "citations" or "year": most first (unknown last), then by id
 
+    def selects_all(self) -> bool:
+        """No condition set: every paper (in whatever order)."""
+        return all(v is None for v in (self.area, self.concept, self.author, self.text, self.year_from, self.year_to, self.venue))
+
 
 PAPER_ORDERS = ("id", "citations", "year")
 RELATED_CONCEPTS_SAMPLE = 200  # a concept's related concepts co-occur on its papers most about it, at most this many

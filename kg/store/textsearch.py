@@ -1,12 +1,15 @@
-"""A small BM25 index for the embedded store's full-text search."""
+"""The embedded store's text indexes: BM25 for full-text search, a word-prefix index for autocomplete."""
 
 from __future__ import annotations
 
+import bisect
+import heapq
+import itertools
 import math
 import re
 from collections import Counter, defaultdict
 
-__all__ = ["BM25Index", "tokenize", "words_of"]
+__all__ = ["BM25Index", "PrefixIndex", "tokenize", "words_of"]
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 
@@ -54,3 +57,51 @@ class BM25Index:
                 scores[doc_id] += idf * tf * (self.k1 + 1) / norm
         ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
         return [(doc_id, round(score, 4)) for doc_id, score in ranked[:limit]]
+
+
+class PrefixIndex:
+    """Autocomplete: words of names (and aliases, or labels) -> keys, each word's keys best first.
+
+    Built from ``(key, label, names, weight)`` entries; best = most weight, then label, then key.
+
+    ``best`` merges the lists of the words the typed prefix starts, so a one-letter
+    prefix costs one step per word it matches, not one per entry.
+    """
+
+    def __init__(self, entries) -> None:
+        self.meta: dict[str, tuple[str, int]] = {}
+        self.words: dict[str, set[str]] = {}
+        self.exact: dict[str, list[str]] = defaultdict(list)
+        postings: dict[str, list[str]] = defaultdict(list)
+        for key, label, names, weight in entries:
+            self.meta[key] = (label, weight)
+            ws = self.words[key] = {w for name in names for w in words_of(name)}
+            for w in ws:
+                postings[w].append(key)
+            for name in {n.lower() for n in names}:
+                self.exact[name].append(key)
+        order = {key: (-weight, label.casefold(), key) for key, (label, weight) in self.meta.items()}
+        self.rank = order.__getitem__
+        self.postings = {w: sorted(keys, key=self.rank) for w, keys in postings.items()}
+        self.vocab = sorted(self.postings)
+
+    def best(self, typed: list[str], exact: str, limit: int) -> list[str]:
+        """Keys every typed word is the start of a word of: the exact names, then the ``limit`` best."""
+        first, rest = typed[0], typed[1:]
+
+        def fits(key: str) -> bool:
+            return all(any(w.startswith(t) for w in self.words[key]) for t in rest)
+
+        start = bisect.bisect_left(self.vocab, first)
+        lists = [self.postings[w] for w in itertools.takewhile(lambda w: w.startswith(first), self.vocab[start:])]
+        chosen = [k for k in self.exact.get(exact, ()) if fits(k) and any(w.startswith(first) for w in self.words[k])]
+        seen = set(chosen)
+        taken = 0
+        for key in heapq.merge(*lists, key=self.rank):
+            if key not in seen and fits(key):
+                seen.add(key)
+                chosen.append(key)
+                taken += 1
+                if taken == limit:
+                    break
+        return chosen

@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 import subprocess
 import sys
-import threading
 import time
 
 import pytest
 
-from kg.config import Settings
 from kg.errors import ReaderError
-from kg.service import KGService
-from kg.store.embedded import EmbeddedStore
 
 from helpers import paper, write_jsonl
 
@@ -105,25 +100,3 @@ def test_a_stale_temporary_file_is_removed_by_the_next_write(service, tmp_path):
     os.utime(stale, (time.time() - 7200, time.time() - 7200))
     service.ingest([write_jsonl(tmp_path / "two.jsonl", [paper(2)])])
     assert not stale.exists()
-
-
-def test_two_ingests_at_once_give_the_one_after_the_other_result(tmp_path, extractor):
-    first = write_jsonl(tmp_path / "first.jsonl", [paper(i) for i in range(1, 6)])
-    second = write_jsonl(tmp_path / "second.jsonl", [paper(i) for i in range(4, 9)])
-    results = {}
-    for name, order in (("sequential", "seq"), ("concurrent", "par")):
-        settings = Settings(KG_DATA_DIR=tmp_path / name)
-        services = [KGService(EmbeddedStore(settings.data_dir), settings, extractor=extractor) for _ in range(2)]
-        if order == "seq":
-            services[0].ingest([first])
-            services[1].ingest([second])
-        else:
-            threads = [threading.Thread(target=s.ingest, args=([f],)) for s, f in zip(services, (first, second))]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
-        store = EmbeddedStore(settings.data_dir)
-        results[name] = (store.stats(), sorted((c.author_key, c.joint_papers) for c in store.coauthors_of(["shared person"])[0]))
-    assert results["concurrent"] == results["sequential"]
-    assert results["sequential"][0].papers == 8

@@ -156,16 +156,19 @@ def test_a_checkpoint_may_hold_a_graph_and_nothing_else(tmp_path):
         log.read_checkpoint("checkpoint-000001-evil.pickle")
 
 
-def test_two_neo4j_ingests_at_once_give_the_one_after_the_other_result(neo4j_store, tmp_path, extractor):
-    from neo4j_support import wipe
-
+def test_two_ingests_at_once_give_the_one_after_the_other_result(kind, tmp_path, extractor):
     first = write_jsonl(tmp_path / "first.jsonl", [paper(i) for i in range(1, 6)])
     second = write_jsonl(tmp_path / "second.jsonl", [paper(i) for i in range(4, 9)])
-    settings = _settings("neo4j", tmp_path, "unused")
     results = {}
     for order in ("sequential", "concurrent"):
-        wipe(neo4j_store.driver)
-        services = [KGService(_open("neo4j", settings), settings, extractor=extractor) for _ in range(2)]
+        settings = _settings(kind, tmp_path, order)
+        if kind == "neo4j":
+            from neo4j_support import wipe
+
+            store = _open(kind, settings)
+            wipe(store.driver)
+            store.close()
+        services = [KGService(_open(kind, settings), settings, extractor=extractor) for _ in range(2)]
         if order == "sequential":
             services[0].ingest([first])
             services[1].ingest([second])
@@ -175,8 +178,9 @@ def test_two_neo4j_ingests_at_once_give_the_one_after_the_other_result(neo4j_sto
                 t.start()
             for t in threads:
                 t.join()
-        results[order] = (neo4j_store.stats(), neo4j_store.coauthors_of(["shared person"])[0])
         for s in services:
             s.close()
+        with KGService(_open(kind, settings), settings, extractor=extractor) as reader:
+            results[order] = (reader.stats(), sorted((c.author_key, c.joint_papers) for c in reader.store.coauthors_of(["shared person"])[0]))
     assert results["concurrent"] == results["sequential"]
     assert results["sequential"][0].papers == 8

@@ -161,15 +161,23 @@ class GraphLog:
             raise StoreError(f"{self.manifest}: store format {obj.get('format')!r}, expected {FORMAT_VERSION}")
         return obj
 
+    def _names_in(self, manifest: dict) -> list[str]:
+        legacy = [SNAPSHOT_V1] if (self.data_dir / SNAPSHOT_V1).exists() else []
+        return legacy + manifest["batches"]
+
+    def state(self) -> tuple[list[str], tuple[str, int] | None]:
+        """From one read of the manifest: the committed batches, oldest first, and the newest
+        checkpoint as (file, how many of those batches it holds), if any."""
+        manifest = self._read_manifest()
+        found = manifest.get("checkpoint")
+        return self._names_in(manifest), (found["file"], found["covers"]) if found else None
+
     def names(self) -> list[str]:
         """The committed batches, oldest first."""
-        legacy = [SNAPSHOT_V1] if (self.data_dir / SNAPSHOT_V1).exists() else []
-        return legacy + self._read_manifest()["batches"]
+        return self.state()[0]
 
     def checkpoint(self) -> tuple[str, int] | None:
-        """(file, how many of ``names()`` it holds) of the newest checkpoint, if any."""
-        found = self._read_manifest().get("checkpoint")
-        return (found["file"], found["covers"]) if found else None
+        return self.state()[1]
 
     def read_checkpoint(self, file: str) -> nx.DiGraph:
         """The graph a checkpoint holds (a pickle of networkx's dicts that may name no class or function)."""
@@ -204,10 +212,10 @@ class GraphLog:
             raise
         with (self.data_dir / ".lock").open("w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            if self.names() != names:  # another writer came first: its graph is newer; drop this one
+            obj = self._read_manifest()
+            if self._names_in(obj) != names:  # another writer came first: its graph is newer; drop this one
                 (self.folder / file).unlink(missing_ok=True)
                 return
-            obj = self._read_manifest()
             old = obj.get("checkpoint")
             obj["checkpoint"] = {"file": file, "covers": len(names)}
             self._write_atomically(self.manifest, json.dumps(obj, indent=0).encode("utf-8"))
@@ -225,19 +233,21 @@ class GraphLog:
     def append(self, batch: GraphBatch, expected: list[str]) -> list[str]:
         """Commit one batch after ``expected``; refuse when another writer committed since. Returns the new list."""
         self.folder.mkdir(parents=True, exist_ok=True)
-        self._remove_leftovers(set(expected))
         name = f"{len(expected) + 1:06d}-{secrets.token_hex(4)}.json.gz"
         payload = json.dumps(batch_to_json(batch), separators=(",", ":")).encode("utf-8")
         self._write_atomically(self.folder / name, gzip.compress(payload, compresslevel=3, mtime=0))
         with (self.data_dir / ".lock").open("w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            if self.names() != expected:
+            obj = self._read_manifest()
+            if self._names_in(obj) != expected:
                 (self.folder / name).unlink(missing_ok=True)
                 raise StoreError(f"{self.data_dir} changed while this ingest ran (another ingest?); nothing was written, run it again")
-            obj = self._read_manifest()
             obj["batches"] = [n for n in (*expected, name) if n != SNAPSHOT_V1]
             self._write_atomically(self.manifest, json.dumps(obj, indent=0).encode("utf-8"))  # the commit
-        return [*expected, name]
+        names = [*expected, name]
+        current = obj.get("checkpoint")
+        self._remove_leftovers(set(names), current["file"] if current else None)
+        return names
 
     def _write_atomically(self, target: Path, data: bytes) -> None:
         fd, tmp = tempfile.mkstemp(prefix=".graph-", suffix=".tmp", dir=target.parent)
@@ -252,23 +262,22 @@ class GraphLog:
             Path(tmp).unlink(missing_ok=True)
             raise
 
-    def _remove_leftovers(self, committed: set[str]) -> None:
+    def _remove_leftovers(self, committed: set[str], checkpoint: str | None) -> None:
         """Temporaries and unnamed batch files an hour old are what a killed ingest left; nothing else writes one that long."""
         cutoff = time.time() - STALE_SECONDS
-        for path in self._leftover_candidates(committed):
+        for path in self._leftover_candidates(committed, checkpoint):
             try:
                 if path.stat().st_mtime < cutoff:
                     path.unlink()
             except FileNotFoundError:
                 pass
 
-    def _leftover_candidates(self, committed: set[str]) -> Iterator[Path]:
+    def _leftover_candidates(self, committed: set[str], checkpoint: str | None) -> Iterator[Path]:
         yield from self.data_dir.glob(".graph-*.tmp")
         yield from self.folder.glob(".graph-*.tmp")
         for path in self.folder.glob("*.json.gz"):
             if path.name not in committed:
                 yield path
-        current = self.checkpoint()
         for path in self.folder.glob("checkpoint-*.pickle*"):
-            if current is None or path.name != current[0]:
+            if path.name != checkpoint:
                 yield path

@@ -6,17 +6,14 @@ memory. A reader that sees a newer log applies the batches it has not seen.
 
 from __future__ import annotations
 
-import bisect
 import fcntl
 import gc
 import heapq
-import itertools
 import threading
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 
 import networkx as nx
@@ -38,9 +35,9 @@ from kg.models import (
     Stats,
     Suggestion,
 )
-from kg.store.base import RELATED_CONCEPTS_SAMPLE, Network, nearest_first, PaperFilter, Store, concept_lookup_terms, rank_suggestions
+from kg.store.base import PAPER_ORDERS, RELATED_CONCEPTS_SAMPLE, Network, nearest_first, PaperFilter, Store, concept_lookup_terms, rank_suggestions
 from kg.store.embedded.log import GraphLog
-from kg.store.textsearch import BM25Index, words_of
+from kg.store.textsearch import BM25Index, PrefixIndex, words_of
 
 __all__ = ["EmbeddedStore", "apply_batch"]
 
@@ -77,48 +74,32 @@ def apply_batch(g: nx.DiGraph, batch: GraphBatch) -> None:
             d["broader"] = d.get("broader") or c.broader
         else:
             g.add_node(node, kind="concept", key=c.key, name=c.name, aliases=sorted(c.aliases), broader=c.broader)
-    # Edges between nodes that exist (the batch's own, or stored ones) go straight into networkx's
-    # adjacency dicts, as add_edge would put them: loading a 95,000-paper store adds millions.
-    succ, pred = g._succ, g._pred
-
-    def link(u: str, v: str, attrs: dict) -> None:
-        if u in succ and v in pred:
-            old = succ[u].get(v)
-            if old is None:
-                succ[u][v] = pred[v][u] = attrs
-            else:
-                old.update(attrs)
-        else:  # a node the batch does not have: what add_edge does (it adds the node bare)
-            g.add_edge(u, v, **attrs)
-
     for narrow, broad in batch.broader:
-        link("concept:" + narrow, "concept:" + broad, {"type": "BROADER"})
+        g.add_edge(_n("concept", narrow), _n("concept", broad), type="BROADER")
     for key, pid, position in batch.authored:
-        link("author:" + key, "paper:" + pid, {"type": "AUTHORED", "position": position})
+        g.add_edge(_n("author", key), _n("paper", pid), type="AUTHORED", position=position)
     for pid, path in batch.in_area:
-        link("paper:" + pid, "area:" + path, {"type": "IN_AREA"})
+        g.add_edge(_n("paper", pid), _n("area", path), type="IN_AREA")
     for pid, key, weight in batch.mentions:
-        link("paper:" + pid, "concept:" + key, {"type": "MENTIONS", "weight": weight})
-    for (a, b), inc in batch.coauthor_increments.items():
-        u, v = _n("author", a), _n("author", b)
-        old = succ[u].get(v) if u in succ else None
-        if old is None:
-            g.add_edge(u, v, type="CO_AUTHORED", papers=inc)
-        else:
-            old["papers"] += inc
+        g.add_edge(_n("paper", pid), _n("concept", key), type="MENTIONS", weight=weight)
+    _add_counts(g, "CO_AUTHORED", ((_n("author", a), _n("author", b), n) for (a, b), n in batch.coauthor_increments.items()))
     for (p, q), (score, concepts) in batch.shared.items():
-        link("paper:" + p, "paper:" + q, {"type": "SHARES_CONCEPT", "score": score, "concepts": list(concepts)})
+        g.add_edge(_n("paper", p), _n("paper", q), type="SHARES_CONCEPT", score=score, concepts=list(concepts))
     known = g.graph.setdefault("author_ids", {})
     for source_id, key in batch.author_ids.items():
         known.setdefault(source_id, key)
     for i in batch.institutions:
         if _n("institution", i.key) not in g:
             g.add_node(_n("institution", i.key), kind="institution", key=i.key, name=i.name)
-    for (a, i), inc in batch.affiliated.items():
-        u, v = _n("author", a), _n("institution", i)
-        old = succ[u].get(v)
+    _add_counts(g, "AFFILIATED_WITH", ((_n("author", a), _n("institution", i), n) for (a, i), n in batch.affiliated.items()))
+
+
+def _add_counts(g: nx.DiGraph, etype: str, increments) -> None:
+    """Edges that count papers (co-authorship, affiliation): a new edge starts at its increment, a stored one adds it."""
+    for u, v, inc in increments:
+        old = g.get_edge_data(u, v)
         if old is None:
-            g.add_edge(u, v, type="AFFILIATED_WITH", papers=inc)
+            g.add_edge(u, v, type=etype, papers=inc)
         else:
             old["papers"] += inc
 
@@ -130,52 +111,6 @@ def adds_anything(g: nx.DiGraph, batch: GraphBatch) -> bool:
     if any(_n("area", a.path) not in g for a in batch.areas):
         return True
     return any(not g.has_edge(_n("paper", p), _n("area", a)) for p, a in batch.in_area)
-
-
-class _SuggestIndex:
-    """Words of names (and aliases, or paper labels) -> keys, each word's keys best first.
-
-    ``best`` merges the lists of the words the typed prefix starts, so a one-letter
-    prefix costs one step per word it matches, not one per entry.
-    """
-
-    def __init__(self, entries) -> None:
-        self.meta: dict[str, tuple[str, int]] = {}
-        self.words: dict[str, set[str]] = {}
-        self.exact: dict[str, list[str]] = defaultdict(list)
-        postings: dict[str, list[str]] = defaultdict(list)
-        for key, label, names, weight in entries:
-            self.meta[key] = (label, weight)
-            ws = self.words[key] = {w for name in names for w in words_of(name)}
-            for w in ws:
-                postings[w].append(key)
-            for name in {n.lower() for n in names}:
-                self.exact[name].append(key)
-        order = {key: (-weight, label.casefold(), key) for key, (label, weight) in self.meta.items()}
-        self.rank = order.__getitem__
-        self.postings = {w: sorted(keys, key=self.rank) for w, keys in postings.items()}
-        self.vocab = sorted(self.postings)
-
-    def best(self, typed: list[str], exact: str, limit: int) -> list[str]:
-        """Keys every typed word is the start of a word of: the exact names, then the ``limit`` best."""
-        first, rest = typed[0], typed[1:]
-
-        def fits(key: str) -> bool:
-            return all(any(w.startswith(t) for w in self.words[key]) for t in rest)
-
-        start = bisect.bisect_left(self.vocab, first)
-        lists = [self.postings[w] for w in itertools.takewhile(lambda w: w.startswith(first), self.vocab[start:])]
-        chosen = [k for k in self.exact.get(exact, ()) if fits(k) and any(w.startswith(first) for w in self.words[k])]
-        seen = set(chosen)
-        taken = 0
-        for key in heapq.merge(*lists, key=self.rank):
-            if key not in seen and fits(key):
-                seen.add(key)
-                chosen.append(key)
-                taken += 1
-                if taken == limit:
-                    break
-        return chosen
 
 
 class EmbeddedStore(Store):
@@ -221,7 +156,7 @@ class EmbeddedStore(Store):
 
     def _catch_up(self, version) -> None:
         """Apply the batches committed since the graph was read; read all of them when the log was rewritten."""
-        names = self.log.names()
+        names, checkpoint = self.log.state()  # one read: the two always agree
         fresh = self._graph is None or names[: len(self._names)] != self._names
         graph = nx.DiGraph() if fresh else self._graph
         todo = names if fresh else names[len(self._names):]
@@ -231,7 +166,6 @@ class EmbeddedStore(Store):
         try:
             if fresh:
                 self._graph, self._names = None, []
-                checkpoint = self.log.checkpoint()
                 if checkpoint is not None and checkpoint[1] <= len(names):
                     graph, todo = self.log.read_checkpoint(checkpoint[0]), names[checkpoint[1]:]
             for name in todo:
@@ -341,8 +275,8 @@ class EmbeddedStore(Store):
     def apply(self, batch: GraphBatch) -> None:
         """Commit the batch to the log, then add it to the graph in memory (writing costs the batch, not the graph)."""
         expected = list(self._names)
-        g = self._current(force=True)
-        if self.log.names() != expected:
+        g = self._current(force=True)  # catches up with the log: what it read is in self._names
+        if self._names != expected:
             raise StoreError(f"{self.data_dir} changed while this ingest ran (another ingest?); nothing was written, run it again")
         if not adds_anything(g, batch):
             return
@@ -430,24 +364,22 @@ class EmbeddedStore(Store):
             pool = [p for p, _ in self._in(node, "MENTIONS")] if node in g else []
         else:
             pool = self._papers_in_order("id")
-        unfiltered = replace(flt, order="id") == PaperFilter()
-        return pool if unfiltered else [n for n in pool if self._paper_matches(n, flt)]
+        return pool if flt.selects_all() else [n for n in pool if self._paper_matches(n, flt)]
 
     def _papers_in_order(self, order: str) -> list[str]:
         """Every paper node in one of the orders, sorted once per graph version."""
-        g = self.graph
         return self._cached(f"papers_by_{order}", lambda: sorted((n for n, _ in self._nodes("paper")), key=self._order_key(order)))
 
     def _order_key(self, order: str):
         nodes = self.graph.nodes
         if order == "id":
             return lambda n: nodes[n]["id"]
-        field = {"citations": "citations", "year": "year"}[order]  # KeyError outside PAPER_ORDERS
-        return lambda n: (-(nodes[n].get(field) if nodes[n].get(field) is not None else -1), nodes[n]["id"])
+        assert order in PAPER_ORDERS, order  # "citations" or "year": the node attribute of that name, most first
+        return lambda n: (-(nodes[n].get(order) if nodes[n].get(order) is not None else -1), nodes[n]["id"])
 
     def find_papers(self, flt: PaperFilter, offset: int, limit: int) -> Page:
         g = self.graph
-        if replace(flt, order="id") == PaperFilter():  # every paper: from the cached order
+        if flt.selects_all():  # every paper: from the cached order
             pool = self._papers_in_order(flt.order)
             return Page([self._paper(n) for n in pool[offset : offset + limit]], len(pool))
         hits = self._matching_papers(flt)
@@ -471,7 +403,7 @@ class EmbeddedStore(Store):
                     venues[d["venue"]] += 1
             return Facets(sorted(years.items()), sorted(venues.items(), key=lambda vc: (-vc[1], vc[0])))
 
-        if replace(flt, order="id") == PaperFilter():
+        if flt.selects_all():
             return self._cached("facets", count)
         return count()
 
@@ -512,17 +444,16 @@ class EmbeddedStore(Store):
         index = self._cached("bm25", lambda: BM25Index({d["id"]: f"{d.get('title') or ''} {d['abstract']}" for _, d in self._nodes("paper")}))
         return index.search(query, limit)
 
-    def _suggest_index(self) -> dict[str, "_SuggestIndex"]:
+    def _suggest_index(self) -> dict[str, PrefixIndex]:
         """Per kind, a word index for autocomplete (built once per graph version, on first use)."""
 
         def build():
-            nodes = self.graph.nodes
             authors = self._paper_counts("author", "AUTHORED")
             concepts = self._paper_counts("concept", "MENTIONS")
             return {
-                "concept": _SuggestIndex((d["key"], d["name"], [d["name"], *d["aliases"]], concepts[n]) for n, d in self._nodes("concept")),
-                "author": _SuggestIndex((d["key"], d["name"], [d["name"]], authors[n]) for n, d in self._nodes("author")),
-                "paper": _SuggestIndex((d["id"], d["label"], [d["label"]], d.get("citations") or 0) for n, d in self._nodes("paper")),
+                "concept": PrefixIndex((d["key"], d["name"], [d["name"], *d["aliases"]], concepts[n]) for n, d in self._nodes("concept")),
+                "author": PrefixIndex((d["key"], d["name"], [d["name"]], authors[n]) for n, d in self._nodes("author")),
+                "paper": PrefixIndex((d["id"], d["label"], [d["label"]], d.get("citations") or 0) for n, d in self._nodes("paper")),
             }
 
         return self._cached("suggest", build)

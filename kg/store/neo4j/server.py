@@ -18,7 +18,7 @@ from pathlib import Path
 
 from kg.errors import KGError
 
-__all__ = ["LocalNeo4j", "ServerError", "NEO4J_VERSION"]
+__all__ = ["LocalNeo4j", "ServerError", "NEO4J_VERSION", "pid_alive"]
 
 NEO4J_VERSION = "5.26.0"
 _SERVER_SRC = Path(__file__).resolve().parent / "server"
@@ -53,7 +53,8 @@ def _answers(port: int) -> bool:
         return s.connect_ex(("127.0.0.1", port)) == 0
 
 
-def _alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this id runs on this host (one we may not signal still runs)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -126,7 +127,7 @@ class LocalNeo4j:
             pid, port = int(fields[0]), int(fields[1]) if len(fields) > 1 else self.port
         except (ValueError, IndexError):
             return None
-        return (pid, port) if _alive(pid) else None
+        return (pid, port) if pid_alive(pid) else None
 
     def running_pid(self) -> int | None:
         found = self.running()
@@ -192,9 +193,9 @@ class LocalNeo4j:
             return False
         os.kill(pid, signal.SIGTERM)
         deadline = time.monotonic() + timeout
-        while _alive(pid) and time.monotonic() < deadline:
+        while pid_alive(pid) and time.monotonic() < deadline:
             time.sleep(0.2)
-        if _alive(pid):
+        if pid_alive(pid):
             os.kill(pid, signal.SIGKILL)
         self.pid_file.unlink(missing_ok=True)
         (self.registry / str(pid)).unlink(missing_ok=True)
@@ -211,7 +212,7 @@ def running_servers(registry: Path) -> list[tuple[int, int, Path]]:
             port, data = entry.read_text().strip().split(" ", 1)
         except (ValueError, OSError):
             continue
-        if _alive(pid):
+        if pid_alive(pid):
             found.append((pid, int(port), Path(data)))
         else:
             entry.unlink(missing_ok=True)

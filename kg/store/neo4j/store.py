@@ -38,6 +38,7 @@ from kg.store.base import RELATED_CONCEPTS_SAMPLE, SUGGEST_CANDIDATES, Network, 
 from kg.store.textsearch import words_of
 from kg.store.neo4j import queries as q
 from kg.store.neo4j.migrate import ensure_current
+from kg.store.neo4j.server import pid_alive
 
 __all__ = ["Neo4jStore"]
 
@@ -69,15 +70,7 @@ def _holder_is_dead(holder: str | None) -> bool:
         return False
     host, _, rest = holder.partition(":")
     pid = rest.partition(":")[0]
-    if host != socket.gethostname() or not pid.isdigit():
-        return False
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:
-        return False
-    return False
+    return host == socket.gethostname() and pid.isdigit() and not pid_alive(int(pid))
 
 
 def _chunks(rows: list, size: int):
@@ -113,32 +106,37 @@ class Neo4jStore(Store):
         self.driver.close()
 
     # -- running Cypher -------------------------------------------------------------------
+    @contextmanager
+    def _driver_errors(self, failed: str, *, nothing_written: bool = False, fail_fast: bool = True,
+                       logged: str | None = None) -> Iterator[None]:
+        """The one place driver errors become kg's: StoreUnavailable when Neo4j cannot be reached
+        (reads then fail fast for a while), StoreError when it refused the work (logged when ``logged``)."""
+        outcome = "; nothing was written" if nothing_written else ""
+        try:
+            yield
+        except (ServiceUnavailable, SessionExpired, OSError) as exc:
+            if fail_fast:
+                self._unreachable_until = time.monotonic() + FAIL_FAST_SECONDS
+            raise StoreUnavailable(f"Neo4j is unreachable{outcome}: {exc}") from exc
+        except (Neo4jError, DriverError) as exc:
+            if logged is not None:
+                log.error("%s: %s%s", failed, exc, logged)
+            raise StoreError(f"{failed}{outcome}: {exc}") from exc
+
     def _read(self, cypher: str, /, **params) -> list[neo4j.Record]:
         if time.monotonic() < self._unreachable_until:
             # Fail fast while Neo4j is down: one probe per FAIL_FAST_SECONDS, not a connection timeout per request.
             raise StoreUnavailable("Neo4j is unreachable (the last attempt failed moments ago)")
         self.queries_run += 1
-        try:
+        with self._driver_errors("Neo4j query failed", logged=f"\nquery: {cypher}\nparameters: {params!r}"):
             # An auto-commit read: RUN and PULL in one round trip (a managed transaction adds BEGIN and COMMIT);
             # all records in one PULL. Reads are idempotent, and an unreachable server fails fast above.
             with self.driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS, fetch_size=-1) as session:
-                records = list(session.run(cypher, params))
-        except (ServiceUnavailable, SessionExpired, OSError) as exc:
-            self._unreachable_until = time.monotonic() + FAIL_FAST_SECONDS
-            raise StoreUnavailable(f"Neo4j is unreachable: {exc}") from exc
-        except (Neo4jError, DriverError) as exc:
-            log.error("Cypher failed: %s\nquery: %s\nparameters: %r", exc, cypher, params)
-            raise StoreError(f"Neo4j query failed: {exc}") from exc
-        return records
+                return list(session.run(cypher, params))
 
     def check(self) -> None:
-        try:
+        with self._driver_errors("Neo4j refused the connection"):
             self.driver.verify_connectivity()
-        except (ServiceUnavailable, SessionExpired, OSError) as exc:
-            self._unreachable_until = time.monotonic() + FAIL_FAST_SECONDS
-            raise StoreUnavailable(f"Neo4j is unreachable: {exc}") from exc
-        except (Neo4jError, DriverError) as exc:
-            raise StoreError(f"Neo4j refused the connection: {exc}") from exc
         self._unreachable_until = 0.0
         ensure_current(self.driver, self.database)
 
@@ -148,13 +146,8 @@ class Neo4jStore(Store):
         def work(tx):
             return [r.data() for r in tx.run(cypher, params)]
 
-        try:
-            with self.driver.session(database=self.database) as session:
-                return session.execute_write(work)
-        except (ServiceUnavailable, SessionExpired, OSError) as exc:
-            raise StoreUnavailable(f"Neo4j is unreachable: {exc}") from exc
-        except (Neo4jError, DriverError) as exc:
-            raise StoreError(f"Neo4j write failed: {exc}") from exc
+        with self._driver_errors("Neo4j write failed", fail_fast=False), self.driver.session(database=self.database) as session:
+            return session.execute_write(work)
 
     @contextmanager
     def writer_lock(self) -> Iterator[None]:
@@ -231,20 +224,15 @@ class Neo4jStore(Store):
         rows = self._rows(batch)
         if self._lease is not None and not self._write(q.RENEW_INGEST_LOCK, holder=self._lease, ttl_ms=LEASE_SECONDS * 1000)[0]["held"]:
             raise StoreError("this ingest lost its lease on the database (it expired); nothing more was written, run it again")
-        try:
-            # An explicit transaction, not a managed one: a retry would re-run every statement of a
-            # large batch, and the co-author increments are not idempotent. A failure leaves nothing.
-            with self.driver.session(database=self.database) as session, session.begin_transaction() as tx:
-                for name, query in q.WRITES:
-                    for chunk in _chunks(rows[name], self.batch_size):
-                        self.queries_run += 1
-                        tx.run(query, rows=chunk).consume()
-                tx.commit()
-        except (ServiceUnavailable, SessionExpired, OSError) as exc:
-            raise StoreUnavailable(f"Neo4j is unreachable; nothing was written: {exc}") from exc
-        except (Neo4jError, DriverError) as exc:
-            log.error("write failed: %s", exc)
-            raise StoreError(f"Neo4j write failed; nothing was written: {exc}") from exc
+        # An explicit transaction, not a managed one: a retry would re-run every statement of a
+        # large batch, and the co-author increments are not idempotent. A failure leaves nothing.
+        with (self._driver_errors("Neo4j write failed", nothing_written=True, fail_fast=False, logged=""),
+              self.driver.session(database=self.database) as session, session.begin_transaction() as tx):
+            for name, query in q.WRITES:
+                for chunk in _chunks(rows[name], self.batch_size):
+                    self.queries_run += 1
+                    tx.run(query, rows=chunk).consume()
+            tx.commit()
 
     # -- reading ------------------------------------------------------------------------------
     def stats(self) -> Stats:
