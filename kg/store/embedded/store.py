@@ -128,6 +128,7 @@ class EmbeddedStore(Store):
         self._derived: dict[str, object] = {}  # indexes built from the graph, dropped when it changes
         self._checked_at = float("-inf")  # when the log's version was last looked at
         self._catching_up = threading.RLock()
+        self._building = threading.RLock()  # apart: /healthz and catch-up never wait for an index build
 
     # -- persistence ---------------------------------------------------------------------
     @property
@@ -181,7 +182,7 @@ class EmbeddedStore(Store):
         _ = self.graph  # catches up (and drops every cached index) when the log changed
         derived = self._derived
         if name not in derived:
-            with self._catching_up:  # one build per index: a request waits for the warm-up's instead of racing it
+            with self._building:  # one build per index: a request waits for the warm-up's instead of racing it
                 if name not in derived:
                     # Into the dict of the graph it was built from: if the graph changed meanwhile, it goes with it.
                     derived[name] = build()
