@@ -11,13 +11,19 @@ What it does, on this machine:
    answers (after putting both schemas' shapes into one form; unordered lists compared sorted);
 4. loads each server with `wrk` (apt) at concurrency 1 and 16, cycling through the 50 requests,
    and reports req/s, p50, p99, errors (non-2xx, socket errors, GraphQL errors) and CPU ms per
-   request of the server process plus the Neo4j process (read from /proc).
+   request of the server process plus the Neo4j process (read from /proc);
+5. abuse: on each kg server, `--mix-duration` (60) seconds at concurrency 32 over all five
+   operations' requests, once alone and once while another client keeps sending abusive
+   requests (the 93-byte nested chain, 100 aliases of a heavy field, a 200 KB body, a
+   2,000-word text filter). Reports the mix's errors and p99 in both runs, and what happened to
+   every abusive request.
 
 Operations: (a) a paper with authors, concepts and areas; (b) an author with co-authors, joint
 papers and their papers; (c) a concept's first 10 papers with authors; (d) a page of 20 papers
 with authors and concepts; (e) a paper's 10 related papers with shared concepts.
 Targets (issue 8): on every operation kg on Neo4j at least as good as the peer (CPU per request,
-req/s at 16, p99) and kg embedded at least 2x the peer's req/s.
+req/s at 16, p99) and kg embedded at least 2x the peer's req/s; under abuse, zero errors in the
+mix, every abusive request refused or cut off, and the mix's p99 within 2x of its p99 alone.
 """
 
 from __future__ import annotations
@@ -33,12 +39,14 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
 import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
 DEFAULT_DATA = ROOT.parent / "shared" / "data"
 PEER_SOURCE = ROOT.parent / "shared" / "peers" / "neo4j-graphql"
 KG = [sys.executable, "-m", "kg.cli"]
@@ -101,6 +109,14 @@ def norm_peer(op: str, data: dict):
 
 
 # -- processes ------------------------------------------------------------------------------------
+def peer_env(uri: str) -> dict:
+    """What the peer needs to log in (the same user and password kg uses; `kg neo4j env` prints them)."""
+    from neo4j_support import auth_for
+
+    user, password = auth_for(uri)
+    return {"NEO4J_URI": uri, "NEO4J_USERNAME": user, "NEO4J_PASSWORD": password}
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -172,6 +188,46 @@ def load(url: str, bodies: list[str], concurrency: int, duration: float, pids: l
             "errors": gql_errors + socket_errors, "cpu_ms_per_req": round(1000 * cpu / max(requests, 1), 2), "requests": requests}
 
 
+# -- abuse -------------------------------------------------------------------------------------------
+ABUSE = {
+    "93-byte chain": {"query": "{papers(first:100){edges{node{authors{papers{authors{papers{authors{papers{abstract}}}}}}}}}}"},
+    "100 aliases": {"query": "{" + " ".join(f"a{i}: papers(first: 100) {{ edges {{ node {{ authors {{ papers {{ id }} }} }} }} }}"
+                                           for i in range(100)) + "}"},
+    "200 KB body": {"query": "{ stats { papers } }", "variables": {"pad": "x" * 200_000}},
+    "2,000-word text filter": {"query": "query($t: String!) { papers(filter: {text: $t}) { totalCount } }",
+                               "variables": {"t": " ".join(f"word{i}" for i in range(2_000))}},
+}
+
+
+def abuse_while(url: str, stop: threading.Event, seen: list) -> None:
+    """Send the abusive requests in turn until ``stop``; record (name, status, refused, seconds)."""
+    with httpx.Client(timeout=60) as client:
+        while not stop.is_set():
+            for name, body in ABUSE.items():
+                started = time.perf_counter()
+                response = client.post(url, json=body)
+                errors = response.json().get("errors") if response.headers.get("content-type", "").startswith("application/json") else None
+                refused = response.status_code == 413 or bool(errors and not response.json().get("data"))
+                seen.append((name, response.status_code, refused, round(time.perf_counter() - started, 3)))
+
+
+def mix_under_abuse(url: str, bodies: list[str], duration: float, pids: list[int], workdir: Path) -> dict:
+    alone = load(url, bodies, 32, duration, pids, workdir)
+    stop, seen = threading.Event(), []
+    abuser = threading.Thread(target=abuse_while, args=(url, stop, seen), daemon=True)
+    abuser.start()
+    try:
+        abused = load(url, bodies, 32, duration, pids, workdir)
+    finally:
+        stop.set()
+        abuser.join(timeout=120)
+    per_kind = {name: {"sent": sum(1 for s in seen if s[0] == name), "refused": sum(1 for s in seen if s[0] == name and s[2]),
+                       "statuses": sorted({s[1] for s in seen if s[0] == name}),
+                       "max_s": max((s[3] for s in seen if s[0] == name), default=None)} for name in ABUSE}
+    return {"alone": alone, "with_abuse": abused, "abuse": per_kind,
+            "p99_ratio": round(abused["p99_ms"] / max(alone["p99_ms"], 0.1), 2)}
+
+
 # -- set-up ------------------------------------------------------------------------------------------
 def prepare(args, workdir: Path) -> dict:
     neo_dir, emb_dir = workdir / "neo4j", workdir / "embedded"
@@ -202,7 +258,9 @@ def sample(uri: str, n: int) -> dict:
     from neo4j import GraphDatabase
 
     rng = random.Random(0)
-    with GraphDatabase.driver(uri, auth=("neo4j", "neo4j")) as driver:
+    from neo4j_support import auth_for
+
+    with GraphDatabase.driver(uri, auth=auth_for(uri)) as driver:
         def rows(cypher: str) -> list:
             return [r[0] for r in driver.execute_query(cypher)[0]]
 
@@ -237,6 +295,7 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path, default=None, help="keep the loaded stores here and reuse them")
     parser.add_argument("--duration", type=float, default=10.0, help="seconds per load run")
     parser.add_argument("--requests", type=int, default=50, help="varied requests per operation")
+    parser.add_argument("--mix-duration", type=float, default=60.0, help="seconds of each c=32 mixed run (0: skip the abuse runs)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     if shutil.which("wrk") is None:
@@ -252,7 +311,7 @@ def main() -> None:
         procs["kg-embedded"] = subprocess.Popen([*KG, "serve", "--port", str(ports["kg-embedded"])], env=setup["emb_env"],
                                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         procs["peer"] = subprocess.Popen(["node", "server.mjs"], cwd=setup["peer"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                         env=os.environ | {"NEO4J_URI": setup["uri"], "PORT": str(ports["peer"])})
+                                         env=os.environ | peer_env(setup["uri"]) | {"PORT": str(ports["peer"])})
         urls = {"kg-neo4j": f"http://127.0.0.1:{ports['kg-neo4j']}/graphql", "kg-embedded": f"http://127.0.0.1:{ports['kg-embedded']}/graphql",
                 "peer": f"http://127.0.0.1:{ports['peer']}/"}
         for name in ("kg-neo4j", "kg-embedded"):
@@ -285,6 +344,13 @@ def main() -> None:
                     run = load(url, bodies[name][op], concurrency, args.duration, pids, workdir)
                     results["runs"][f"{op}/{name}/c{concurrency}"] = run
                     print(f"{op} {name:12} c={concurrency:<2} {run}", file=sys.stderr)
+        if args.mix_duration > 0:
+            results["mix"] = {}
+            for name in ("kg-neo4j", "kg-embedded"):
+                pids = [procs[name].pid] + ([neo4j_pid] if name != "kg-embedded" else [])
+                mixed = [b for op in "abcde" for b in bodies[name][op]]
+                results["mix"][name] = mix_under_abuse(urls[name], mixed, args.mix_duration, pids, workdir)
+                print(f"mix {name}: {results['mix'][name]}", file=sys.stderr)
         print_table(results)
         if args.json:
             args.json.write_text(json.dumps(results, indent=2) + "\n")
@@ -307,6 +373,16 @@ def print_table(results: dict) -> None:
             one, many = runs[f"{op}/{name}/c1"], runs[f"{op}/{name}/c16"]
             print(f"| {op} | {name} | {one['req_s']} | {one['p50_ms']} | {one['p99_ms']} | {many['req_s']} | {many['p50_ms']} | "
                   f"{many['p99_ms']} | {one['errors'] + many['errors']} | {many['cpu_ms_per_req']} |")
+    if "mix" in results:
+        print()
+        print("| server | mix c=32 req/s | errors | p99 ms | with abuse: req/s | errors | p99 ms | p99 ratio | abusive requests refused |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for name, m in results["mix"].items():
+            a, b = m["alone"], m["with_abuse"]
+            refused = sum(k["refused"] for k in m["abuse"].values())
+            sent = sum(k["sent"] for k in m["abuse"].values())
+            print(f"| {name} | {a['req_s']} | {a['errors']} | {a['p99_ms']} | {b['req_s']} | {b['errors']} | {b['p99_ms']} | "
+                  f"{m['p99_ratio']} | {refused}/{sent} |")
 
 
 if __name__ == "__main__":

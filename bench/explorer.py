@@ -47,7 +47,12 @@ def measure(base: str, runs: int) -> dict:
     top = _post(base, "{ authors(first: 1) { edges { node { id name paperCount } } } }")["authors"]["edges"][0]["node"]
     path = f"/author/{quote(top['id'])}"
     started = time.perf_counter()
-    _post(base, "{ suggest(prefix: \"a\") { id } }")  # waits for the server's warm-up (indexes built in the background)
+    while True:  # the server's warm-up builds the autocomplete index in the background; wait for it
+        body = httpx.post(f"{base}/graphql", json={"query": '{ suggest(prefix: "a") { id } }'}, timeout=120).json()
+        if not body.get("errors"):
+            break
+        if time.perf_counter() - started > 300:
+            raise SystemExit(body["errors"])
     warm_s = time.perf_counter() - started
     _post(base, "query($n: String!) { author(name: $n) { network(depth: 2, first: 150) { totalNodes } } }", n=top["id"])
     timings = []

@@ -205,9 +205,9 @@ def main() -> None:
         pid_file = work / "neo4j" / "kg-neo4j.pid"
         neo4j_pid = int(pid_file.read_text().split()[0]) if pid_file.exists() else None
         from neo4j import GraphDatabase
-        from neo4j_support import wipe
+        from neo4j_support import auth_for, wipe
 
-        driver = GraphDatabase.driver(uri, auth=("neo4j", "neo4j"))
+        driver = GraphDatabase.driver(uri, auth=auth_for(uri))
         wipe(driver)
         driver.close()
         subprocess.run([sys.executable, "-m", "kg.cli", "migrate"], env=_env("neo4j", work / "unused", uri), check=True)

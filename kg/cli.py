@@ -62,10 +62,10 @@ def ingest(paths: tuple[str, ...], skip_invalid: bool, rejects: str) -> None:
     try:
         summary = service.ingest(paths, progress=_progress, on_error=rejected)
     finally:
-        service.store.close()
+        service.close()
         if rejected is not None:
             rejected.close()
-    for line in summary.lines():
+    for line in _summary_lines(summary):
         click.echo(line)
     if rejected is not None and rejected.count:
         click.echo(f"skipped {rejected.count} invalid record(s), written to {rejected.path}; the first:", err=True)
@@ -73,10 +73,24 @@ def ingest(paths: tuple[str, ...], skip_invalid: bool, rejects: str) -> None:
             click.echo(f"  {message}", err=True)
 
 
+def _summary_lines(summary) -> list[str]:
+    b, a = summary.before, summary.after
+    return [
+        f"read {summary.records} records from {summary.files} file(s) in {summary.seconds:.1f}s",
+        f"papers: +{summary.papers_added} new, {summary.papers_already_present} already present, "
+        f"{summary.repeated_listings} repeated listing(s) merged",
+        f"authors +{a.authors - b.authors}, concepts +{a.concepts - b.concepts}, "
+        f"research areas +{a.research_areas - b.research_areas}",
+        f"co-author pairs {b.coauthor_edges} -> {a.coauthor_edges}, "
+        f"shares-concept pairs {b.shared_concept_edges} -> {a.shared_concept_edges}",
+        f"totals: {a.papers} papers, {a.authors} authors, {a.concepts} concepts, {a.research_areas} areas",
+    ]
+
+
 def _warm(service) -> None:
     """Build the store's indexes while the server already answers (a big embedded store's autocomplete takes seconds)."""
     try:
-        service.store.warm()
+        service.warm()
     except KGError as exc:
         logging.getLogger(__name__).warning("could not prepare the store's indexes: %s", exc)
 
@@ -109,10 +123,10 @@ def stats() -> None:
     """Counts of nodes and edges in the store."""
     service = _service()
     try:
-        service.store.check()  # fails at once, with one message, when the store cannot be reached
+        service.check()  # fails at once, with one message, when the store cannot be reached
         s = service.stats()
     finally:
-        service.store.close()
+        service.close()
     for field, value in (
         ("papers", s.papers), ("authors", s.authors), ("concepts", s.concepts),
         ("research areas", s.research_areas), ("co-author pairs", s.coauthor_edges),
@@ -135,18 +149,18 @@ def serve(host: str, port: int, workers: int) -> None:
 
     service = _service()
     try:
-        service.store.check()  # a database behind its migrations stops here
+        service.check()  # a database behind its migrations stops here
     except StoreUnavailable as exc:
         # Serve anyway: /healthz says 503 and queries say why until the store is back.
         click.echo(f"warning: {exc}; serving anyway, /healthz answers 503 until it is reachable", err=True)
     gc.collect()
     gc.freeze()  # what start-up built (schema, modules) lives as long as the server: out of the GC's full passes
     if workers > 1:  # each worker process builds its own app and store from the same settings
-        service.store.close()
+        service.close()
         uvicorn.run("kg.api.app:app_from_settings", factory=True, workers=workers, host=host, port=port, log_level="info")
         return
     threading.Thread(target=_warm, args=(service,), daemon=True, name="kg-warm").start()
-    uvicorn.run(create_app(service), host=host, port=port, log_level="info")
+    uvicorn.run(create_app(service, owns_service=True), host=host, port=port, log_level="info")
 
 
 @main.command()
@@ -189,85 +203,26 @@ def schema(output: str | None) -> None:
 @main.command()
 def migrate() -> None:
     """Apply pending Neo4j migrations (migrations/V*.cypher) in order; a no-op when current."""
-    from kg.store.neo4j.migrate import apply_migrations
-    from kg.store.neo4j.store import Neo4jStore
-
-    settings = get_settings()
-    if not settings.neo4j_uri:
-        raise KGError("kg migrate works on Neo4j: set NEO4J_URI (e.g. the URI `kg neo4j start` prints)")
-    store = Neo4jStore.from_settings(settings)
+    service = _service()
     try:
-        try:
-            store.driver.verify_connectivity()
-        except Exception as exc:  # the driver raises several kinds; all mean the same here
-            raise KGError(f"cannot reach Neo4j at {settings.neo4j_uri}: {exc}") from exc
-        applied = apply_migrations(store.driver, settings.neo4j_database)
+        applied = service.migrate()
     finally:
-        store.close()
-    if applied:
-        for m in applied:
-            click.echo(f"applied {m.path.name}")
-    else:
+        service.close()
+    for name in applied:
+        click.echo(f"applied {name}")
+    if not applied:
         click.echo("migrations are up to date")
 
 
-@main.group()
-def neo4j() -> None:
-    """A local Neo4j server (Community, from Maven Central) for development and tests."""
-
-
-def _local(port: int, data: str | None):
-    from kg.store.neo4j.server import NEO4J_VERSION, LocalNeo4j
-
-    settings = get_settings()
-    return LocalNeo4j(
-        data_dir=Path(data) if data else settings.local_neo4j_dir,
-        port=port,
-        cache_dir=settings.neo4j_cache_dir / f"neo4j-{NEO4J_VERSION}",
-    )
-
-
-@neo4j.command("start")
-@click.option("--port", default=7687, show_default=True, type=int)
-@click.option("--data", default=None, help="Data folder [default: $KG_LOCAL_NEO4J_DIR or .kg/neo4j]")
-def neo4j_start(port: int, data: str | None) -> None:
-    """Fetch (once), start in the background, wait until it answers; prints the Bolt URI last."""
-    server = _local(port, data)
-    uri = server.start(say=lambda m: click.echo(m, err=True))
-    click.echo(uri)
-
-
-@neo4j.command("stop")
-@click.option("--data", default=None, help="Data folder of the server to stop")
-def neo4j_stop(data: str | None) -> None:
-    """Stop the local server (fine when it is not running)."""
-    _local(7687, data).stop(say=click.echo)
-
-
-@neo4j.command("status")
-@click.option("--data", default=None, help="Data folder to look at [default: $KG_LOCAL_NEO4J_DIR or .kg/neo4j]")
-def neo4j_status(data: str | None) -> None:
-    """Say whether a server runs on the data folder, and list every local server kg started."""
-    from kg.store.neo4j.server import running_servers
-
-    server = _local(7687, data)
-    found = server.running()
-    if found:
-        click.echo(f"running on data folder {server.data_dir}: pid {found[0]}, bolt://127.0.0.1:{found[1]}")
-    else:
-        click.echo(f"not running on data folder {server.data_dir}")
-    for pid, port, folder in running_servers(server.registry):
-        click.echo(f"  pid {pid}  bolt://127.0.0.1:{port}  data {folder}")
-
-
-def _add_answer_commands() -> None:
+def _add_commands() -> None:
     from kg.cli_answers import COMMANDS
+    from kg.cli_neo4j import neo4j
 
-    for command in COMMANDS:
+    for command in [*COMMANDS, neo4j]:
         main.add_command(command)
 
 
-_add_answer_commands()
+_add_commands()
 
 if __name__ == "__main__":
     main()

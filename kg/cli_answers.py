@@ -68,7 +68,7 @@ def search(text: str, first: int, as_json: bool) -> None:
 @_json_option
 def paper(paper_id: str, as_json: bool) -> None:
     """One paper: title, venue, authors, areas and key concepts."""
-    card = _with_service(lambda s: s.paper_card(paper_id))
+    card = _with_service(lambda s: s.cards.paper_card(paper_id))
     if card is None:
         raise KGError(f"no paper with id {paper_id!r}; find ids with: kg search WORDS")
     p = card.paper
@@ -85,7 +85,7 @@ def paper(paper_id: str, as_json: bool) -> None:
 @_json_option
 def related(paper_id: str, first: int, as_json: bool) -> None:
     """Papers linked to PAPER_ID by shared concepts, strongest first, with the concepts they share."""
-    found = _with_service(lambda s: s.related(paper_id, first))
+    found = _with_service(lambda s: s.cards.related(paper_id, first))
     if found is None:
         raise KGError(f"no paper with id {paper_id!r}; find ids with: kg search WORDS")
     rows = [(f"{r.score:.2f}", r.paper.id, r.paper.label[:70], ", ".join(c.name for c in r.shared[:4])) for r in found]
@@ -98,7 +98,7 @@ def related(paper_id: str, first: int, as_json: bool) -> None:
 @_json_option
 def author(name: str, first: int, as_json: bool) -> None:
     """An author's papers and co-authors; close matches when NAME is not exact."""
-    card = _with_service(lambda s: s.author_card(name, first))
+    card = _with_service(lambda s: s.cards.author_card(name, first))
     if card.author is None:
         suggestions = [a.name for a in card.suggestions]
         message = f"no author named {name!r}" + (f"; are you looking for: {', '.join(suggestions)}?" if suggestions else "")
@@ -118,7 +118,7 @@ def author(name: str, first: int, as_json: bool) -> None:
 @_json_option
 def concept(name: str, first: int, as_json: bool) -> None:
     """A concept (by name or alias): aliases, broader concept, its papers and related concepts."""
-    card = _with_service(lambda s: s.concept_card(name, first))
+    card = _with_service(lambda s: s.cards.concept_card(name, first))
     if card is None:
         raise KGError(f"no concept named {name!r}; try: kg search {name!r}")
     c = card.concept

@@ -22,7 +22,8 @@ class Settings(BaseSettings):
 
     neo4j_uri: str | None = Field(default=None, alias="NEO4J_URI")
     neo4j_username: str = Field(default="neo4j", alias="NEO4J_USERNAME")
-    neo4j_password: str = Field(default="neo4j", alias="NEO4J_PASSWORD")
+    neo4j_password: str | None = Field(default=None, alias="NEO4J_PASSWORD",
+                                       description="unset: the password of the `kg neo4j start` server at NEO4J_URI, else 'neo4j'")
     neo4j_database: str = Field(default="neo4j", alias="NEO4J_DATABASE")
     neo4j_batch_size: int = Field(default=1000, alias="KG_NEO4J_BATCH_SIZE", ge=1)
     migrations_dir: Path | None = Field(default=None, alias="KG_MIGRATIONS_DIR")

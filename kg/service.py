@@ -2,28 +2,24 @@
 
 from __future__ import annotations
 
-import difflib
-import time
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from pathlib import Path
 
 from kg.config import Settings
 from kg.errors import InvalidArgument
-from kg.graph.build import build_batch, merge_records, shared_concept_edges
+from kg.cards import Cards
 from kg.graph.identity import author_key
-from kg.models import Author, Concept, Facets, Page, Paper, ResearchArea, SourceRecord, Stats, Suggestion
-from kg.readers import OnError, expand_paths, read_path
-from kg.store.base import PAPER_ORDERS, Network, PaperFilter, Store
+from kg.ingest import Ingest, IngestSummary, Progress, no_progress
+from kg.models import Author, Concept, Facets, Page, Paper, ResearchArea, Stats, Suggestion
+from kg.readers import OnError
+from kg.store.base import PAPER_ORDERS, BatchedReads, Network, PaperFilter, Store
 
 if TYPE_CHECKING:  # spaCy loads only when something is extracted: `kg stats` and reads stay fast
     from kg.extract.pipeline import ConceptExtractor, DocumentInput, ExtractedConcept
 
 __all__ = ["KGService", "IngestSummary", "PaperQuery"]
-
-Progress = Callable[[Iterable, int, str], Iterable]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,31 +34,6 @@ class PaperQuery:
     year_to: int | None = None
     venue: str | None = None
     order: str = "id"  # id | citations | year
-
-
-@dataclass(frozen=True, slots=True)
-class IngestSummary:
-    files: int
-    records: int
-    papers_added: int
-    papers_already_present: int
-    repeated_listings: int
-    before: Stats
-    after: Stats
-    seconds: float
-
-    def lines(self) -> list[str]:
-        b, a = self.before, self.after
-        return [
-            f"read {self.records} records from {self.files} file(s) in {self.seconds:.1f}s",
-            f"papers: +{self.papers_added} new, {self.papers_already_present} already present, "
-            f"{self.repeated_listings} repeated listing(s) merged",
-            f"authors +{a.authors - b.authors}, concepts +{a.concepts - b.concepts}, "
-            f"research areas +{a.research_areas - b.research_areas}",
-            f"co-author pairs {b.coauthor_edges} -> {a.coauthor_edges}, "
-            f"shares-concept pairs {b.shared_concept_edges} -> {a.shared_concept_edges}",
-            f"totals: {a.papers} papers, {a.authors} authors, {a.concepts} concepts, {a.research_areas} areas",
-        ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,72 +63,6 @@ def network_view(net: Network) -> NetworkView:
     return NetworkView(net.nodes, net.edges, net.within if net.within is not None else len(net.nodes), communities)
 
 
-@dataclass(frozen=True, slots=True)
-class PaperCard:
-    paper: Paper
-    authors: list[Author]
-    areas: list[ResearchArea]
-    concepts: list[Concept]
-
-
-@dataclass(frozen=True, slots=True)
-class RelatedCard:
-    paper: Paper
-    score: float
-    shared: list[Concept]
-
-
-@dataclass(frozen=True, slots=True)
-class NamedCoauthor:
-    key: str
-    name: str
-    joint_papers: int
-
-
-@dataclass(frozen=True, slots=True)
-class AuthorCard:
-    author: Author | None
-    paper_count: int = 0
-    papers: list[Paper] = field(default_factory=list)
-    coauthors: list[NamedCoauthor] = field(default_factory=list)
-    suggestions: list[Author] = field(default_factory=list)  # close names, when there is no exact one
-
-
-@dataclass(frozen=True, slots=True)
-class NamedRelatedConcept:
-    key: str
-    name: str
-    shared_papers: int
-
-
-@dataclass(frozen=True, slots=True)
-class ConceptCard:
-    concept: Concept
-    paper_count: int
-    broader: str | None
-    papers: list[Paper]
-    related: list[NamedRelatedConcept]
-
-
-def _ignore(error, text) -> None:
-    """Bad records met again on the second, streaming read: the first read already reported them."""
-
-
-def _in_chunks(items: Iterable[SourceRecord], size: int) -> Iterator[list[SourceRecord]]:
-    chunk: list[SourceRecord] = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) == size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
-
-
-def _no_progress(items: Iterable, total: int, label: str) -> Iterable:
-    return items
-
-
 class KGService:
     """The knowledge graph's use cases over one store."""
 
@@ -165,9 +70,37 @@ class KGService:
         self.store = store
         self.settings = settings
         self._extractor = extractor
+        self.cards = Cards(self)  # the CLI's answers: one thing with its surroundings
 
     def close(self) -> None:
         self.store.close()
+
+    @property
+    def kind(self) -> str:
+        """Which store serves: ``embedded`` or ``neo4j``."""
+        return self.store.kind
+
+    @property
+    def blocking(self) -> bool:
+        """Whether reads wait on a server (the API then runs them in worker threads)."""
+        return self.store.blocking
+
+    @property
+    def batched_reads(self) -> BatchedReads:
+        """Reads by many keys at once: what the API's DataLoaders are built from."""
+        return self.store
+
+    def check(self) -> None:
+        """Raise StoreError/StoreUnavailable unless the store can serve (health)."""
+        self.store.check()
+
+    def warm(self) -> None:
+        """Build the store's in-memory indexes ahead of the first requests."""
+        self.store.warm()
+
+    def migrate(self) -> list[str]:
+        """Apply the store's pending schema migrations; the names of those applied."""
+        return self.store.migrate()
 
     def refresh(self) -> None:
         self.store.refresh()
@@ -192,90 +125,13 @@ class KGService:
         return self._extractor
 
     # -- ingest ----------------------------------------------------------------------------
-    def extract(self, documents: Sequence["DocumentInput"], progress: Progress = _no_progress) -> list[list["ExtractedConcept"]]:
+    def extract(self, documents: Sequence["DocumentInput"], progress: Progress = no_progress) -> list[list["ExtractedConcept"]]:
         return self.extractor.extract(documents, progress=progress)
 
-    def ingest(
-        self, paths: Sequence[str | Path], *, progress: Progress = _no_progress, on_error: OnError | None = None
-    ) -> IngestSummary:
-        """Add the papers of files or folders to the graph: incremental, idempotent, resumable.
-
-        Every record is read and checked first, so a bad record fails the ingest
-        before anything is written. Up to ``KG_INGEST_CHUNK`` records are then one
-        all-or-nothing write. A longer input streams in chunks of that many
-        records, each committed on its own: memory stays bounded, and an ingest
-        killed part-way, run again, skips the chunks already stored and ends with
-        the graph an uninterrupted run gives. Ingests into one store run one after
-        the other (the store's writer lock). With ``on_error``, bad records are
-        handed to it and the rest is ingested.
-        """
-        started = time.perf_counter()
-        self.store.check()
-        files = expand_paths(paths)
-        size = self.settings.ingest_chunk
-        held: list[SourceRecord] | None = []  # the records themselves while they fit in one chunk
-        n_records = 0
-        for record in (r for f in files for r in read_path(f, on_error)):
-            n_records += 1
-            if held is not None:
-                held.append(record)
-                if len(held) > size:
-                    held = None
-        if held is not None:
-            chunks: Iterable[list[SourceRecord]] = [held] if held else []
-            inner = progress
-        else:  # read again, streaming; pass 1 already reported the bad records
-            stream = (r for f in files for r in read_path(f, None if on_error is None else _ignore))
-            chunks = _in_chunks(progress(stream, n_records, "ingesting"), size)
-            inner = _no_progress
-        totals = Counter()
-        with self.store.writer_lock():
-            before = self.store.stats()
-            for chunk in chunks:
-                added, present, repeated = self._ingest_chunk(chunk, before.papers + totals["added"], inner)
-                totals.update(added=added, present=present, repeated=repeated)
-        return IngestSummary(
-            files=len(files),
-            records=n_records,
-            papers_added=totals["added"],
-            papers_already_present=totals["present"],
-            repeated_listings=totals["repeated"],
-            before=before,
-            after=self.store.stats(),
-            seconds=time.perf_counter() - started,
-        )
-
-    def _ingest_chunk(self, records: list[SourceRecord], papers_before: int, progress: Progress) -> tuple[int, int, int]:
-        """One all-or-nothing write: (papers added, papers already present, repeated listings merged)."""
-        from kg.extract.pipeline import DocumentInput
-
-        merged = merge_records(records)
-        existing = self.store.existing_papers([m.id for m in merged])
-        new = [m for m in merged if m.id not in existing]
-        source_ids = sorted({i for m in new for i in (m.record.author_ids or ()) if i})
-        documents = [DocumentInput(m.record.abstract, tuple(m.keywords), m.record.title or "") for m in new]
-        found = self.extract(documents, progress) if documents else []
-        batch = build_batch(
-            merged,
-            {m.id: c for m, c in zip(new, found, strict=True)},
-            new_ids={m.id for m in new},
-            max_coauthor_byline=self.settings.max_coauthor_byline,
-            known_author_ids=self.store.author_keys_of_ids(source_ids),
-        )
-        self._link_new_papers(batch, papers_before + len(new))
-        if batch.papers or batch.in_area:  # an empty file writes nothing
-            self.store.apply(batch)
-        return len(new), len(existing), len(records) - len(merged)
-
-    def _link_new_papers(self, batch, n_papers: int) -> None:
-        """Shares-concept edges chosen by the new papers, and their concept norms; stored edges stay as they are."""
-        touched: dict[str, dict[str, float]] = {}
-        for pid, key, weight in batch.mentions:
-            touched.setdefault(pid, {})[key] = weight
-        keys = sorted({k for ks in touched.values() for k in ks})
-        index = self.store.papers_with_concepts(keys)
-        batch.shared, norms = shared_concept_edges(touched, index, n_papers, per_paper=self.settings.related_per_paper)
-        batch.papers = [replace(p, concept_norm=round(norms.get(p.id, 0.0), 6)) for p in batch.papers]
+    def ingest(self, paths: Sequence[str | Path], *, progress: Progress = no_progress,
+               on_error: OnError | None = None) -> IngestSummary:
+        """Add the papers of files or folders to the graph: incremental, idempotent, resumable (see ``kg.ingest``)."""
+        return Ingest(self.store, self.settings, self.extract).run(paths, progress=progress, on_error=on_error)
 
     # -- reads -----------------------------------------------------------------------------
     def stats(self) -> Stats:
@@ -320,13 +176,13 @@ class KGService:
         )
 
     def papers(self, query: PaperQuery, offset: int, limit: int) -> Page:
-        flt = self._paper_filter(query)
-        return Page([], 0) if flt is None else self.store.find_papers(flt, offset, limit)
+        paper_filter = self._paper_filter(query)
+        return Page([], 0) if paper_filter is None else self.store.find_papers(paper_filter, offset, limit)
 
     def paper_facets(self, query: PaperQuery) -> Facets:
         """Papers per year and per venue among those the query matches."""
-        flt = self._paper_filter(query)
-        return Facets([], []) if flt is None else self.store.paper_facets(flt)
+        paper_filter = self._paper_filter(query)
+        return Facets([], []) if paper_filter is None else self.store.paper_facets(paper_filter)
 
     def papers_with_concept_key(self, key: str, offset: int, limit: int) -> Page:
         return self.store.find_papers(PaperFilter(concept=key), offset, limit)
@@ -380,68 +236,3 @@ class KGService:
                 raise InvalidArgument(f"no concept named {concept!r}; try: kg concept {concept!r}")
             return export.concept_neighbourhood(self.store, key)
         return export.whole_graph(self.store)
-
-    # -- cards: one answer with its surroundings (the CLI's answers) ---------------------------
-    def paper_card(self, paper_id: str) -> PaperCard | None:
-        [paper] = self.store.papers_by_ids([paper_id])
-        if paper is None:
-            return None
-        return PaperCard(
-            paper,
-            self.store.authors_of_papers([paper_id])[0],
-            self.store.areas_of_papers([paper_id])[0],
-            self.store.concepts_of_papers([paper_id])[0],
-        )
-
-    def related(self, paper_id: str, limit: int) -> list[RelatedCard] | None:
-        """Papers linked by shared concepts, strongest first; None for an unknown paper."""
-        if self.store.papers_by_ids([paper_id])[0] is None:
-            return None
-        found = self.store.related_papers([paper_id], limit)[0]
-        papers = self.store.papers_by_ids([r.paper_id for r in found])
-        keys = sorted({k for r in found for k in r.shared})
-        concepts = dict(zip(keys, self.store.concepts_by_keys(keys), strict=True))
-        return [
-            RelatedCard(p, r.score, [concepts[k] for k in r.shared if concepts.get(k) is not None])
-            for r, p in zip(found, papers, strict=True)
-            if p is not None
-        ]
-
-    def author_card(self, name: str, limit: int) -> AuthorCard:
-        """An author with papers and co-authors, or close names when none is called exactly that."""
-        found = self.author(name)
-        if found is None:
-            return AuthorCard(None, suggestions=self._close_authors(name, limit))
-        papers = self.store.papers_of_authors([found.key])[0]
-        coauthors = self.store.coauthors_of([found.key])[0][:limit]
-        people = self.store.authors_by_keys([c.author_key for c in coauthors])
-        named = [NamedCoauthor(c.author_key, a.name if a else c.author_key, c.joint_papers) for c, a in zip(coauthors, people, strict=True)]
-        return AuthorCard(found, len(papers), papers[:limit], named)
-
-    def _close_authors(self, name: str, limit: int) -> list[Author]:
-        """Authors whose names share a word with ``name``, the most similar first."""
-        seen: dict[str, Author] = {}
-        for word in sorted(set(author_key(name).split()), key=len, reverse=True):
-            for a in self.store.find_authors(word, 0, 200).items:
-                seen.setdefault(a.key, a)
-        wanted = " ".join(sorted(author_key(name).split()))  # word order aside: 'lin wei' is close to 'wei lin'
-
-        def closeness(a: Author) -> float:
-            return difflib.SequenceMatcher(None, wanted, " ".join(sorted(a.key.split()))).ratio()
-
-        return sorted(seen.values(), key=lambda a: (-closeness(a), a.key))[:limit]
-
-    def concept_card(self, name: str, limit: int) -> ConceptCard | None:
-        found = self.concept(name)
-        if found is None:
-            return None
-        broader = self.store.concepts_by_keys([found.broader])[0] if found.broader else None
-        related = self.store.related_concepts([found.key], limit)[0]
-        names = self.store.concepts_by_keys([r.concept_key for r in related])
-        return ConceptCard(
-            found,
-            self.store.paper_counts_of_concepts([found.key])[0],
-            broader.name if broader else None,
-            self.papers_with_concept_key(found.key, 0, limit).items,
-            [NamedRelatedConcept(r.concept_key, c.name if c else r.concept_key, r.shared_papers) for r, c in zip(related, names, strict=True)],
-        )

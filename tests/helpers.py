@@ -67,6 +67,20 @@ def kg_serving(env_overrides: dict[str, str], *args: str, timeout: float = 60) -
         proc.wait(timeout=10)
 
 
+def first_answer(url: str, proc: subprocess.Popen, *, timeout: float, output=lambda proc: proc.stdout.read().decode(), pause: float = 0.3):
+    """The first HTTP answer at ``url`` from a server ``proc`` is starting (any status); fails if it exits or times out."""
+    import httpx
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return httpx.get(url, timeout=10)
+        except httpx.TransportError:
+            assert proc.poll() is None, output(proc)
+            assert time.monotonic() < deadline, f"{url} did not answer within {timeout:.0f}s"
+            time.sleep(pause)
+
+
 def write_jsonl(path, rows, *, raw_lines=()):
     """Records as a JSON Lines file (gzipped for a .gz name), then raw lines as they are."""
     text = "".join(json.dumps(r) + "\n" for r in rows) + "".join(line + "\n" for line in raw_lines)

@@ -15,6 +15,14 @@ from helpers import IN_CI
 TEST_URI_VAR = "KG_TEST_NEO4J_URI"
 
 
+def auth_for(uri: str) -> tuple[str, str]:
+    """The credentials kg itself would use for this URI (the generated password of a `kg neo4j start` server)."""
+    from kg.config import Settings
+    from kg.store.neo4j.local_server import neo4j_auth
+
+    return neo4j_auth(Settings(neo4j_uri=uri))
+
+
 def neo4j_driver_or_skip():
     from neo4j import GraphDatabase
 
@@ -24,7 +32,7 @@ def neo4j_driver_or_skip():
         if IN_CI:
             pytest.fail(message)
         pytest.skip(message)
-    driver = GraphDatabase.driver(uri, auth=("neo4j", "neo4j"), notifications_min_severity="OFF")
+    driver = GraphDatabase.driver(uri, auth=auth_for(uri), notifications_min_severity="OFF")
     try:
         driver.verify_connectivity()
     except Exception as exc:  # any failure to connect is the same verdict here

@@ -9,12 +9,11 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 
 import httpx
 import pytest
 
-from helpers import IN_CI, ROOT, free_port
+from helpers import IN_CI, ROOT, first_answer, free_port
 
 pytestmark = pytest.mark.slow
 DEBIAN_PYTHON = "/usr/bin/python3"
@@ -41,15 +40,8 @@ def test_the_quickstart_serves_on_debians_python(clone):
     proc = subprocess.Popen(["bash", "scripts/quickstart.sh", "--port", str(port)], cwd=clone, env=env, stdout=log, stderr=subprocess.STDOUT,
                             start_new_session=True)
     try:
-        deadline = time.monotonic() + 600
-        while True:
-            try:
-                health = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2)
-                break
-            except httpx.TransportError:
-                assert proc.poll() is None, (clone.parent / "quickstart.log").read_text()
-                assert time.monotonic() < deadline, "the quickstart did not serve within 10 minutes"
-                time.sleep(1)
+        health = first_answer(f"http://127.0.0.1:{port}/healthz", proc, timeout=600,
+                              output=lambda _: (clone.parent / "quickstart.log").read_text(), pause=1)
         assert health.status_code == 200
         venv_python = (clone / ".venv" / "bin" / "python").resolve()
         assert str(venv_python).startswith("/usr/bin/python3")  # the venv is Debian's own interpreter

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
@@ -22,10 +24,20 @@ __all__ = ["create_app", "app_from_settings"]
 log = logging.getLogger(__name__)
 
 
-def create_app(service: KGService) -> FastAPI:
-    """An app serving ``service``; the caller owns the store's lifetime."""
+def create_app(service: KGService, *, owns_service: bool = False) -> FastAPI:
+    """An app serving ``service``. With ``owns_service``, the app closes it (the store's driver) when it
+    shuts down, as `kg serve` wants; otherwise the caller owns the store's lifetime (tests share one)."""
     settings = service.settings
-    app = FastAPI(title="kg", summary="A knowledge graph of research literature, over GraphQL.")
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            if owns_service:
+                service.close()
+
+    app = FastAPI(title="kg", summary="A knowledge graph of research literature, over GraphQL.", lifespan=lifespan)
     app.add_middleware(RequestGuard, max_body_bytes=settings.max_body_bytes)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_hosts)
 
@@ -39,12 +51,12 @@ def create_app(service: KGService) -> FastAPI:
     @app.get("/healthz")
     async def healthz() -> JSONResponse:
         try:
-            await run_in_threadpool(service.store.check)
+            await run_in_threadpool(service.check)
         except KGError as exc:
             log.warning("health check failed: %s", exc)
-            body = {"status": "unavailable", "store": service.store.kind, "error": public_message(exc)}
+            body = {"status": "unavailable", "store": service.kind, "error": public_message(exc)}
             return JSONResponse(body, status_code=503)
-        return JSONResponse({"status": "ok", "store": service.store.kind})
+        return JSONResponse({"status": "ok", "store": service.kind})
 
     return app
 
@@ -55,4 +67,4 @@ def app_from_settings() -> FastAPI:
     from kg.store import open_store
 
     settings = get_settings()
-    return create_app(KGService(open_store(settings), settings))
+    return create_app(KGService(open_store(settings), settings), owns_service=True)

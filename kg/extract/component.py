@@ -1,9 +1,10 @@
 """The candidate finder as a spaCy pipeline component, so it runs wherever the tagger runs.
 
 Registered as ``kg_concept_candidates`` (version 1 of its output, see
-``CANDIDATES_VERSION``). It stores plain, msgpack-friendly data in
-``doc.user_data`` so that documents tagged in worker processes
-(``nlp.pipe(n_process=2)``) carry their candidates back with them.
+``CANDIDATES_VERSION``); it requires ``token.tag`` and assigns ``doc._.kg_candidates``:
+plain, msgpack-friendly data (spaCy keeps extension values in ``doc.user_data``), so
+documents tagged in worker processes (``nlp.pipe(n_process=2)``) carry their
+candidates back with them.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ __all__ = ["COMPONENT", "CANDIDATES_VERSION", "ConceptCandidates", "to_plain", "
 
 COMPONENT = "kg_concept_candidates"
 CANDIDATES_VERSION = 1
-_KEY = "kg_candidates"
+EXTENSION = "kg_candidates"
+if not Doc.has_extension(EXTENSION):
+    Doc.set_extension(EXTENSION, default=None)
 
 
 def to_plain(c: DocCandidates) -> dict:
@@ -70,15 +73,16 @@ class ConceptCandidates:
             tags = doc.to_array([TAG, POS]).tolist()
             pos = [[POS_IDS.get(self.tag_map.get(strings[tag], ""), old)] for tag, old in tags]
             doc.from_array([POS], numpy.asarray(pos, dtype="uint64"))
-        doc.user_data[_KEY] = to_plain(find_candidates(doc, self.vocabulary))
+        doc._.kg_candidates = to_plain(find_candidates(doc, self.vocabulary))
         return doc
 
 
-@Language.factory(COMPONENT, default_config={"vocabulary": None, "tag_map": {}})
+@Language.factory(COMPONENT, default_config={"vocabulary": None, "tag_map": {}}, requires=["token.tag"],
+                  assigns=["token.pos", f"doc._.{EXTENSION}"])
 def make_concept_candidates(nlp: Language, name: str, vocabulary: str | None, tag_map: dict[str, str]) -> ConceptCandidates:
     return ConceptCandidates(nlp, name, vocabulary=vocabulary, tag_map=tag_map)
 
 
 def candidates_data(doc: Doc) -> dict:
     """The plain candidate data the component left on a Doc."""
-    return doc.user_data[_KEY]
+    return doc._.kg_candidates

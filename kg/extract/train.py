@@ -28,7 +28,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from kg.extract.pipeline import MAX_DF_RATIO, ConceptExtractor, candidate_stats, document_text
+from kg.extract.pipeline import MAX_DF_RATIO, ConceptExtractor, document_text
+from kg.extract.ranker import candidate_stats
 from kg.extract.ranker import FEATURES, Ranker, head_word, shipped_model_path
 
 __all__ = ["TrainingPaper", "read_training_papers", "examples", "fit", "main"]

@@ -64,10 +64,36 @@ def _record(obj: dict, source: str, line: int) -> SourceRecord:
     def fail(field: str, why: str) -> ReaderError:
         return ReaderError(source, line, f"field {field!r}: {why}")
 
-    abstract = obj.get("abstract")
+    authors, keywords, per_author = _checked(obj, fail)
+    names = [strip_controls(a).strip() for a in authors]
+    area = obj.get("area")
+    area_path = tuple(p.strip() for p in area.split(AREA_SEPARATOR.strip())) if area and area.strip() else None
+    if area_path is not None and not all(area_path):
+        raise fail("area", "empty part in area path")
+    return SourceRecord(
+        source=source,
+        line=line,
+        id=(strip_controls(obj.get("id") or "").strip() or None),
+        title=strip_controls(obj.get("title") or "").strip() or None,
+        authors=tuple(n for n in names if n),
+        abstract=strip_controls(obj.get("abstract") or "").strip(),
+        area=tuple(strip_controls(p) for p in area_path) if area_path else None,
+        keywords=tuple(k for k in (strip_controls(k).strip() for k in keywords) if k),
+        venue=strip_controls(obj["venue"]) if obj.get("venue") else None,
+        year=obj.get("year"),
+        doi=normal_doi(obj.get("doi")),
+        arxiv_id=normal_arxiv_id(obj.get("arxiv_id")) or normal_arxiv_id(obj.get("doi")),
+        citations=obj.get("citations"),
+        affiliations=_aligned(names, per_author["affiliations"]),
+        author_ids=_aligned(names, per_author["author_ids"]),
+    )
+
+
+def _checked(obj: dict, fail) -> tuple[list, list, dict]:
+    """Every field's type checked (the first wrong one raises ``fail(field, why)``); (authors, keywords, per-author lists)."""
+    abstract, title = obj.get("abstract"), obj.get("title")
     if abstract is not None and not isinstance(abstract, str):
         raise fail("abstract", "expected a string or null")
-    title = obj.get("title")
     if not (abstract or "").strip() and not (isinstance(title, str) and title.strip()):
         raise fail("abstract", "required, a non-empty string (or a title, for a title-only record)")
     authors = obj.get("authors", [])
@@ -94,28 +120,7 @@ def _record(obj: dict, source: str, line: int) -> SourceRecord:
         ):
             raise fail(field, f"expected null or a list with one {what} (or null) per author")
         per_author[field] = values
-    names = [strip_controls(a).strip() for a in authors]
-    area = obj.get("area")
-    area_path = tuple(p.strip() for p in area.split(AREA_SEPARATOR.strip())) if area and area.strip() else None
-    if area_path is not None and not all(area_path):
-        raise fail("area", "empty part in area path")
-    return SourceRecord(
-        source=source,
-        line=line,
-        id=(strip_controls(obj.get("id") or "").strip() or None),
-        title=strip_controls(title or "").strip() or None,
-        authors=tuple(n for n in names if n),
-        abstract=strip_controls(abstract or "").strip(),
-        area=tuple(strip_controls(p) for p in area_path) if area_path else None,
-        keywords=tuple(k for k in (strip_controls(k).strip() for k in keywords) if k),
-        venue=strip_controls(obj["venue"]) if obj.get("venue") else None,
-        year=year,
-        doi=normal_doi(obj.get("doi")),
-        arxiv_id=normal_arxiv_id(obj.get("arxiv_id")) or normal_arxiv_id(obj.get("doi")),
-        citations=citations,
-        affiliations=_aligned(names, per_author["affiliations"]),
-        author_ids=_aligned(names, per_author["author_ids"]),
-    )
+    return authors, keywords, per_author
 
 
 def _aligned(names: list[str], values: list | None) -> tuple[str | None, ...] | None:

@@ -11,7 +11,9 @@ from contextlib import AbstractContextManager, nullcontext
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kg.graph.build import GraphBatch, Posting, SharedEdge
+from kg.errors import InvalidArgument
+from kg.graph.build import GraphBatch
+from kg.graph.shares import Posting, SharedEdge
 from kg.models import (
     Author,
     Coauthor,
@@ -27,7 +29,7 @@ from kg.models import (
     Suggestion,
 )
 
-__all__ = ["Store", "PaperFilter", "Network", "concept_lookup_terms", "nearest_first", "rank_suggestions"]
+__all__ = ["BatchedReads", "Store", "PaperFilter", "Network", "concept_lookup_terms", "rank_suggestions"]
 
 
 def concept_lookup_terms(name: str) -> tuple[list[str], list[str]]:
@@ -87,106 +89,13 @@ class Network:
     within: int | None = None  # authors within the depth before a limit cut them (None: no cut)
 
 
-def nearest_first(levels: dict[str, int], degrees: dict[str, int], limit: int | None) -> list[str]:
-    """The keys to keep: all of them, or the ``limit`` nearest, then those with most co-authors, then by key.
+class BatchedReads(ABC):
+    """Reads by many keys at once, each answer in the order asked (None or [] for unknown keys).
 
-    >>> nearest_first({"a": 0, "b": 1, "c": 1, "d": 2}, {"a": 1, "b": 1, "c": 3, "d": 9}, 3)
-    ['a', 'c', 'b']
+    What the API's per-request DataLoaders are built from: one call per relation per
+    level of a query, however many parents ask.
     """
-    ranked = sorted(levels, key=lambda k: (levels[k], -degrees.get(k, 0), k))
-    return ranked if limit is None else ranked[:limit]
 
-
-class Store(ABC):
-    """What the service needs from a graph store."""
-
-    kind: str = "abstract"
-    blocking: bool = True  # reads wait on I/O (a server): the API runs them in worker threads
-
-    # -- lifecycle ---------------------------------------------------------------------
-    def check(self) -> None:
-        """Raise StoreError/StoreUnavailable unless the store can serve."""
-
-    def close(self) -> None:
-        """Release connections."""
-
-    def warm(self) -> None:
-        """Build in-memory indexes ahead of the first requests (default: none to build)."""
-
-    def refresh(self) -> None:
-        """Pick up what other processes wrote, once at the start of a request (default: nothing to do)."""
-
-    def writer_lock(self) -> AbstractContextManager:
-        """Held for a whole ingest, so that two ingests run one after the other (default: none)."""
-        return nullcontext()
-
-    # -- writing -----------------------------------------------------------------------
-    @abstractmethod
-    def author_keys_of_ids(self, ids: Sequence[str]) -> dict[str, str]:
-        """The author key each known source author id (orcid:…, openalex:…, s2:…) belongs to."""
-
-    @abstractmethod
-    def existing_papers(self, ids: Sequence[str]) -> set[str]: ...
-
-    @abstractmethod
-    def papers_with_concepts(self, keys: Sequence[str]) -> dict[str, list[Posting]]:
-        """Concept key -> (paper id, mention weight, paper's concept norm) of the papers that mention it,
-        sorted by id; absent keys are left out."""
-
-    @abstractmethod
-    def concept_postings(self) -> dict[str, list[str]]:
-        """Paper id -> concept keys it mentions, for every paper (for checks and tests)."""
-
-    @abstractmethod
-    def shared_edges(self) -> dict[tuple[str, str], SharedEdge]:
-        """Every shares-concept edge, keyed (lower id, higher id)."""
-
-    @abstractmethod
-    def apply(self, batch: GraphBatch) -> None:
-        """Write the batch, everything or nothing. Applying a batch twice adds its co-author increments twice."""
-
-    # -- reading: single answers -------------------------------------------------------
-    @abstractmethod
-    def stats(self) -> Stats: ...
-
-    @abstractmethod
-    def resolve_concept(self, name: str) -> str | None:
-        """Concept key for a canonical name or an alias, case-insensitive."""
-
-    @abstractmethod
-    def find_papers(self, flt: PaperFilter, offset: int, limit: int) -> Page:
-        """Papers by id; with a concept filter, by that mention's weight (heaviest first), then id."""
-
-    @abstractmethod
-    def paper_facets(self, flt: PaperFilter) -> Facets:
-        """Papers per year and per venue among those the filter matches (``order`` is ignored)."""
-
-    @abstractmethod
-    def find_authors(self, search: str | None, offset: int, limit: int) -> Page: ...
-
-    @abstractmethod
-    def find_concepts(self, search: str | None, offset: int, limit: int) -> Page: ...
-
-    @abstractmethod
-    def top_areas(self) -> list[ResearchArea]: ...
-
-    @abstractmethod
-    def search(self, query: str, limit: int) -> list[tuple[str, float]]:
-        """Full-text search over titles and abstracts: (paper id, score), best first."""
-
-    @abstractmethod
-    def suggest(self, prefix: str, limit: int) -> list[Suggestion]:
-        """Authors, concepts and papers for a search box: every word typed is the start of a word
-        of the name (or a concept alias, or a paper title); up to ``limit`` of each kind."""
-
-    @abstractmethod
-    def coauthor_network(self, key: str, depth: int, limit: int | None = None) -> Network:
-        """Authors within ``depth`` co-author hops (all, or the ``limit`` kept by ``nearest_first``) and the edges among them."""
-
-    @abstractmethod
-    def collaboration_path(self, source: str, target: str) -> list[Author] | None: ...
-
-    # -- reading: batched by key -------------------------------------------------------
     @abstractmethod
     def papers_by_ids(self, ids: Sequence[str]) -> list[Paper | None]: ...
 
@@ -241,3 +150,98 @@ class Store(ABC):
 
     @abstractmethod
     def paper_counts_of_areas(self, paths: Sequence[str]) -> list[int]: ...
+
+
+class Store(BatchedReads):
+    """What the service needs from a graph store."""
+
+    kind: str = "abstract"
+    blocking: bool = True  # reads wait on I/O (a server): the API runs them in worker threads
+
+    # -- lifecycle ---------------------------------------------------------------------
+    def check(self) -> None:
+        """Raise StoreError/StoreUnavailable unless the store can serve."""
+
+    def close(self) -> None:
+        """Release connections."""
+
+    def migrate(self) -> list[str]:
+        """Apply pending schema migrations (Neo4j); the names of those applied."""
+        raise InvalidArgument(f"kg migrate works on Neo4j, not on the {self.kind} store: set NEO4J_URI "
+                              "(e.g. the URI `kg neo4j start` prints)")
+
+    def warm(self) -> None:
+        """Build in-memory indexes ahead of the first requests (default: none to build)."""
+
+    def refresh(self) -> None:
+        """Pick up what other processes wrote, once at the start of a request (default: nothing to do)."""
+
+    def writer_lock(self) -> AbstractContextManager:
+        """Held for a whole ingest, so that two ingests run one after the other (default: none)."""
+        return nullcontext()
+
+    # -- writing -----------------------------------------------------------------------
+    @abstractmethod
+    def author_keys_of_ids(self, ids: Sequence[str]) -> dict[str, str]:
+        """The author key each known source author id (orcid:…, openalex:…, s2:…) belongs to."""
+
+    @abstractmethod
+    def existing_papers(self, ids: Sequence[str]) -> set[str]: ...
+
+    @abstractmethod
+    def papers_with_concepts(self, keys: Sequence[str]) -> dict[str, list[Posting]]:
+        """Concept key -> (paper id, mention weight, paper's concept norm) of the papers that mention it,
+        sorted by id; absent keys are left out."""
+
+    @abstractmethod
+    def concept_postings(self) -> dict[str, list[str]]:
+        """Paper id -> concept keys it mentions, for every paper (for checks and tests)."""
+
+    @abstractmethod
+    def shared_edges(self) -> dict[tuple[str, str], SharedEdge]:
+        """Every shares-concept edge, keyed (lower id, higher id)."""
+
+    @abstractmethod
+    def apply(self, batch: GraphBatch) -> None:
+        """Write the batch, everything or nothing. Applying a batch twice adds its co-author increments twice."""
+
+    # -- reading: single answers -------------------------------------------------------
+    @abstractmethod
+    def stats(self) -> Stats: ...
+
+    @abstractmethod
+    def resolve_concept(self, name: str) -> str | None:
+        """Concept key for a canonical name or an alias, case-insensitive."""
+
+    @abstractmethod
+    def find_papers(self, paper_filter: PaperFilter, offset: int, limit: int) -> Page:
+        """Papers by id; with a concept filter, by that mention's weight (heaviest first), then id."""
+
+    @abstractmethod
+    def paper_facets(self, paper_filter: PaperFilter) -> Facets:
+        """Papers per year and per venue among those the filter matches (``order`` is ignored)."""
+
+    @abstractmethod
+    def find_authors(self, search: str | None, offset: int, limit: int) -> Page: ...
+
+    @abstractmethod
+    def find_concepts(self, search: str | None, offset: int, limit: int) -> Page: ...
+
+    @abstractmethod
+    def top_areas(self) -> list[ResearchArea]: ...
+
+    @abstractmethod
+    def search(self, query: str, limit: int) -> list[tuple[str, float]]:
+        """Full-text search over titles and abstracts: (paper id, score), best first."""
+
+    @abstractmethod
+    def suggest(self, prefix: str, limit: int) -> list[Suggestion]:
+        """Authors, concepts and papers for a search box: every word typed is the start of a word
+        of the name (or a concept alias, or a paper title); up to ``limit`` of each kind."""
+
+    @abstractmethod
+    def coauthor_network(self, key: str, depth: int, limit: int | None = None) -> Network:
+        """Authors within ``depth`` co-author hops (all, or the ``limit`` kept by ``nearest_first``) and the edges among them."""
+
+    @abstractmethod
+    def collaboration_path(self, source: str, target: str) -> list[Author] | None: ...

@@ -53,3 +53,15 @@ def test_health_is_503_when_the_store_is_down(seeded_embedded):
     with TestClient(create_app(svc)) as client:
         response = client.get("/healthz")
     assert response.status_code == 503 and response.json()["status"] == "unavailable"
+
+
+def test_the_app_closes_the_store_it_owns_when_it_shuts_down(seeded_embedded):
+    owned = CountingStore(seeded_embedded.store)
+    with TestClient(create_app(KGService(owned, seeded_embedded.settings), owns_service=True)) as client:
+        assert client.get("/healthz").status_code == 200
+        assert owned.calls["close"] == 0
+    assert owned.calls["close"] == 1
+    shared = CountingStore(seeded_embedded.store)
+    with TestClient(create_app(KGService(shared, seeded_embedded.settings))) as client:
+        assert client.get("/healthz").status_code == 200
+    assert shared.calls["close"] == 0  # not its own: the caller closes it

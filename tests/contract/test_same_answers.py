@@ -9,7 +9,7 @@ from kg.api.app import create_app
 from kg.errors import StoreError
 from kg.service import KGService
 from kg.store.embedded import EmbeddedStore
-from kg.store.neo4j import queries as q
+from kg.store.neo4j import writes
 
 from helpers import ROOT, SAMPLES
 from neo4j_support import neo4j_settings
@@ -130,8 +130,8 @@ def test_ingesting_twice_changes_nothing_on_neo4j(both):
 def test_failed_write_leaves_no_half_written_paper(neo4j_store, monkeypatch):
     from contract_data import contract_batch
 
-    failing = q.WRITES[:3] + (("papers", "UNWIND $rows AS row RETURN 1 / 0 AS boom"),) + q.WRITES[3:]
-    monkeypatch.setattr(q, "WRITES", failing)
+    failing = writes.WRITES[:3] + (("papers", "UNWIND $rows AS row RETURN 1 / 0 AS boom"),) + writes.WRITES[3:]
+    monkeypatch.setattr(writes, "WRITES", failing)
     with pytest.raises(StoreError):
         neo4j_store.apply(contract_batch())
     assert neo4j_store.stats().papers == 0 and neo4j_store.stats().authors == 0

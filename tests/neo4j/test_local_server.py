@@ -9,7 +9,7 @@ import sys
 import pytest
 from fastapi.testclient import TestClient
 
-from helpers import IN_CI, free_port
+from helpers import IN_CI, first_answer, free_port
 
 
 
@@ -73,6 +73,43 @@ def test_start_stop_twice_and_recovery(server_dir, extractor):
     svc.store.close()
 
 
+def test_auth_is_on_with_a_generated_password(server_dir, tmp_path):
+    import stat
+
+    from neo4j import GraphDatabase
+    from neo4j.exceptions import AuthError
+
+    started = kg("neo4j", "start", "--port", str(free_port()), "--data", str(server_dir))  # or the one already running
+    assert started.returncode == 0, started.stderr
+    uri = started.stdout.strip().splitlines()[-1]
+    password_file = server_dir / "kg-neo4j.password"
+    assert stat.S_IMODE(password_file.stat().st_mode) == 0o600
+    password = password_file.read_text().strip()
+    assert len(password) >= 24
+
+    for auth in (("neo4j", "neo4j"), ("neo4j", ""), None):
+        with GraphDatabase.driver(uri, auth=auth) as driver, pytest.raises(AuthError):
+            driver.verify_connectivity()
+
+    # `kg neo4j env` gives other clients what they need, as lines for eval.
+    env_lines = kg("neo4j", "env", "--data", str(server_dir))
+    assert env_lines.returncode == 0, env_lines.stderr
+    evaluated = subprocess.run(["bash", "-c", f'eval "$({sys.executable} -m kg.cli neo4j env --data {server_dir})"; '
+                                'echo "$NEO4J_URI $NEO4J_USERNAME $NEO4J_PASSWORD"'], capture_output=True, text=True, timeout=120)
+    assert evaluated.stdout.split() == [uri, "neo4j", password]
+    with GraphDatabase.driver(uri, auth=("neo4j", password)) as driver:
+        assert driver.execute_query("RETURN 1 AS one").records[0]["one"] == 1
+
+    # kg finds the password of a server it started; a wrong one set by hand is a clear error.
+    base = {k: v for k, v in os.environ.items() if not k.startswith("NEO4J_")}
+    assert kg("stats", env=dict(base, NEO4J_URI=uri)).returncode == 0
+    wrong = kg("stats", env=dict(base, NEO4J_URI=uri, NEO4J_PASSWORD="wrong"))
+    assert wrong.returncode == 1 and "refused kg's user name or password" in wrong.stderr
+    assert "Traceback" not in wrong.stderr
+    missing = kg("neo4j", "env", "--data", str(tmp_path / "nothing-runs-here"))
+    assert missing.returncode != 0 and "not running" in missing.stderr
+
+
 def test_missing_java_is_a_clear_message(tmp_path):
     env = dict(os.environ, PATH=str(tmp_path), KG_CACHE_DIR=str(tmp_path / "cache"))
     result = subprocess.run([sys.executable, "-m", "kg.cli", "neo4j", "start", "--port", str(free_port()), "--data", str(tmp_path / "d")],
@@ -82,24 +119,12 @@ def test_missing_java_is_a_clear_message(tmp_path):
 
 
 def test_serve_starts_while_neo4j_is_down(tmp_path):
-    import time
-
-    import httpx
-
     port = free_port()
     env = dict(os.environ, NEO4J_URI=f"bolt://127.0.0.1:{free_port()}")
     proc = subprocess.Popen([sys.executable, "-m", "kg.cli", "serve", "--port", str(port)], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                response = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=10)
-                break
-            except httpx.TransportError:
-                assert proc.poll() is None, proc.stdout.read().decode()
-                assert time.monotonic() < deadline, "server did not come up"
-                time.sleep(0.3)
+        response = first_answer(f"http://127.0.0.1:{port}/healthz", proc, timeout=60)
         assert response.status_code == 503 and response.json()["store"] == "neo4j"
     finally:
         proc.terminate()

@@ -22,7 +22,7 @@ RELATED_LIMIT = 100  # the most a `related(first:)` may ask for
 
 async def call_store(service: KGService, fn, *args):
     """Run a store-bound call: in a worker thread when the store waits on a server, else right here."""
-    if service.store.blocking:
+    if service.blocking:
         return await run_in_threadpool(fn, *args)
     return fn(*args)
 
@@ -56,7 +56,7 @@ class Loaders:
 
     @classmethod
     def create(cls, service: KGService) -> "Loaders":
-        s = service.store
+        s = service.batched_reads
         load = partial(_loader, service)
         return cls(
             paper=load(s.papers_by_ids),

@@ -16,6 +16,7 @@ from pathlib import Path
 from neo4j import Driver
 
 from kg.errors import MigrationError
+from kg.store.neo4j import queries as cypher
 
 __all__ = ["Migration", "load_migrations", "pending_migrations", "apply_migrations", "ensure_current", "default_migrations_dir"]
 
@@ -62,10 +63,7 @@ def load_migrations(directory: Path | None = None) -> list[Migration]:
 
 
 def _applied(driver: Driver, database: str) -> dict[int, tuple[str, str]]:
-    records, _, _ = driver.execute_query(
-        "MATCH (m:KgMigration) RETURN m.version AS version, m.name AS name, m.checksum AS checksum",
-        database_=database,
-    )
+    records, _, _ = driver.execute_query(cypher.APPLIED_MIGRATIONS, database_=database)
     return {r["version"]: (r["name"], r["checksum"]) for r in records}
 
 
@@ -89,13 +87,9 @@ def apply_migrations(driver: Driver, database: str, directory: Path | None = Non
         with driver.session(database=database) as session:
             for statement in m.statements:
                 session.run(statement).consume()  # schema commands run in their own transaction
-            session.run(
-                "MERGE (x:KgMigration {version: $version}) "
-                "SET x.name = $name, x.checksum = $checksum, x.applied_at = datetime()",
-                version=m.version, name=m.name, checksum=m.checksum,
-            ).consume()
+            session.run(cypher.RECORD_MIGRATION, version=m.version, name=m.name, checksum=m.checksum).consume()
         with driver.session(database=database) as session:
-            session.run("CALL db.awaitIndexes(300)").consume()
+            session.run(cypher.AWAIT_INDEXES).consume()
     return todo
 
 

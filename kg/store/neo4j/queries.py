@@ -1,120 +1,39 @@
-"""Every Cypher statement the Neo4j store runs: parameterised, never built from input.
+"""Every Cypher read the Neo4j store runs (writes are in ``writes.py``), and the rows it maps back to models.
 
-Writes take ``$rows`` lists and run as ``UNWIND $rows AS row … MERGE``, nodes
-before relationships. The few statements that vary (paper filters) are put
-together from fixed fragments chosen by which filters are set.
+Parameterised, never built from input. The few statements that vary (paper filters)
+are put together from fixed fragments chosen by which filters are set.
 """
 
 from __future__ import annotations
 
 from typing import LiteralString
 
-__all__ = ["WRITES", "paper_filter_query"]
+from kg.models import Concept, Paper, ResearchArea
 
-# -- writes, in the order they run ----------------------------------------------------
-MERGE_PAPERS: LiteralString = """
-UNWIND $rows AS row
-MERGE (p:Paper {id: row.id})
-ON CREATE SET p.title = row.title, p.label = row.label, p.abstract = row.abstract,
-              p.venue = row.venue, p.year = row.year, p.authors_truncated = row.authors_truncated,
-              p.concept_norm = row.concept_norm, p.citations = row.citations
-"""
-MERGE_AUTHORS: LiteralString = """
-UNWIND $rows AS row
-MERGE (a:Author {key: row.key})
-ON CREATE SET a.name = row.name
-"""
-MERGE_AREAS: LiteralString = """
-UNWIND $rows AS row
-MERGE (r:ResearchArea {path: row.path})
-ON CREATE SET r.name = row.name, r.parent = row.parent, r.top = row.top
-"""
-MERGE_CONCEPTS: LiteralString = """
-UNWIND $rows AS row
-MERGE (c:Concept {key: row.key})
-ON CREATE SET c.name = row.name, c.aliases = row.aliases, c.broader = row.broader
-ON MATCH SET c.aliases = reduce(acc = coalesce(c.aliases, []), a IN row.aliases |
-                                CASE WHEN a IN acc THEN acc ELSE acc + a END),
-             c.broader = coalesce(c.broader, row.broader)
-SET c.alias_text = reduce(text = '', a IN c.aliases | text + ' | ' + a)
-"""
-MERGE_SUBAREA_OF: LiteralString = """
-UNWIND $rows AS row
-MATCH (child:ResearchArea {path: row.child}), (parent:ResearchArea {path: row.parent})
-MERGE (child)-[:SUBAREA_OF]->(parent)
-"""
-MERGE_BROADER: LiteralString = """
-UNWIND $rows AS row
-MATCH (n:Concept {key: row.narrow}), (b:Concept {key: row.broad})
-MERGE (n)-[:BROADER]->(b)
-"""
-MERGE_AUTHORED: LiteralString = """
-UNWIND $rows AS row
-MATCH (a:Author {key: row.author}), (p:Paper {id: row.paper})
-MERGE (a)-[r:AUTHORED]->(p)
-ON CREATE SET r.position = row.position
-"""
-MERGE_IN_AREA: LiteralString = """
-UNWIND $rows AS row
-MATCH (p:Paper {id: row.paper}), (r:ResearchArea {path: row.area})
-MERGE (p)-[:IN_AREA]->(r)
-"""
-MERGE_MENTIONS: LiteralString = """
-UNWIND $rows AS row
-MATCH (p:Paper {id: row.paper}), (c:Concept {key: row.concept})
-MERGE (p)-[m:MENTIONS]->(c)
-ON CREATE SET m.weight = row.weight
-"""
-ADD_CO_AUTHORED: LiteralString = """
-UNWIND $rows AS row
-MATCH (a:Author {key: row.a}), (b:Author {key: row.b})
-MERGE (a)-[r:CO_AUTHORED]->(b)
-ON CREATE SET r.papers = 0
-SET r.papers = r.papers + row.inc
-"""
-MERGE_SHARES_CONCEPT: LiteralString = """
-UNWIND $rows AS row
-MATCH (p:Paper {id: row.p}), (q:Paper {id: row.q})
-MERGE (p)-[r:SHARES_CONCEPT]->(q)
-SET r.score = row.score, r.concepts = row.concepts
-"""
-MERGE_INSTITUTIONS: LiteralString = """
-UNWIND $rows AS row
-MERGE (i:Institution {key: row.key})
-ON CREATE SET i.name = row.name
-"""
-ADD_AFFILIATED_WITH: LiteralString = """
-UNWIND $rows AS row
-MATCH (a:Author {key: row.author}), (i:Institution {key: row.institution})
-MERGE (a)-[r:AFFILIATED_WITH]->(i)
-ON CREATE SET r.papers = 0
-SET r.papers = r.papers + row.inc
-"""
-MERGE_AUTHOR_IDS: LiteralString = """
-UNWIND $rows AS row
-MATCH (a:Author {key: row.key})
-MERGE (i:AuthorId {id: row.id})
-WITH i, a WHERE NOT EXISTS { (i)-[:IDENTIFIES]->() }
-MERGE (i)-[:IDENTIFIES]->(a)
-"""
+__all__ = ["paper_filter_query", "paper_of", "concept_of", "area_of"]
 
-# -- the ingest lease: one ingest at a time per database ---------------------------------------
-# SET before reading takes the node's write lock, so a second ingest reads the holder only after the
-# first one's transaction has committed.
-TAKE_INGEST_LOCK: LiteralString = """
-MERGE (l:KgIngestLock {name: 'ingest'})
-SET l.touched = timestamp()
-WITH l, l.holder AS holder
-WITH l, holder, (holder IS NULL OR holder = $holder OR holder = $stale OR l.expires < timestamp()) AS free
-FOREACH (_ IN CASE WHEN free THEN [1] ELSE [] END | SET l.holder = $holder, l.expires = timestamp() + $ttl_ms)
-RETURN free, holder
+
+# -- rows back to models ------------------------------------------------------------------
+def paper_of(d: dict) -> Paper:
+    return Paper(d["id"], d.get("title"), d["label"], d["abstract"], d.get("venue"), d.get("year"),
+                 bool(d.get("authors_truncated")), d.get("concept_norm") or 0.0, d.get("citations"))
+
+
+def concept_of(d: dict) -> Concept:
+    return Concept(d["key"], d["name"], tuple(sorted(d.get("aliases") or ())), d.get("broader"))
+
+
+def area_of(d: dict) -> ResearchArea:
+    return ResearchArea(d["path"], d["name"], d.get("parent"))
+
+
+# -- migrations ----------------------------------------------------------------------------
+APPLIED_MIGRATIONS: LiteralString = "MATCH (m:KgMigration) RETURN m.version AS version, m.name AS name, m.checksum AS checksum"
+RECORD_MIGRATION: LiteralString = """
+MERGE (x:KgMigration {version: $version}) SET x.name = $name, x.checksum = $checksum, x.applied_at = datetime()
 """
-RENEW_INGEST_LOCK: LiteralString = """
-MATCH (l:KgIngestLock {name: 'ingest'}) WHERE l.holder = $holder SET l.expires = timestamp() + $ttl_ms RETURN count(l) AS held
-"""
-RELEASE_INGEST_LOCK: LiteralString = """
-MATCH (l:KgIngestLock {name: 'ingest'}) WHERE l.holder = $holder REMOVE l.holder, l.expires
-"""
+AWAIT_INDEXES: LiteralString = "CALL db.awaitIndexes(300)"
+
 
 # -- reads ---------------------------------------------------------------------------------
 STATS: LiteralString = """
@@ -171,16 +90,23 @@ ORDER BY n DESC, c.key SKIP $offset LIMIT $limit
 RETURN c {.key, .name, .aliases, .broader} AS c
 """
 TOP_AREAS: LiteralString = "MATCH (r:ResearchArea) WHERE r.parent IS NULL RETURN r {.path, .name, .parent} AS r ORDER BY r.path"
+# Ranked here, not in Python: only `limit` rows per kind cross the wire (prefix matches all score alike in
+# Lucene, so every candidate is counted). Counts are relationship degrees (AUTHORED always ends at a Paper,
+# MENTIONS always starts at one), which Neo4j reads without visiting the papers.
 SUGGEST: LiteralString = """
 CALL db.index.fulltext.queryNodes('suggest', $query, {limit: $candidates}) YIELD node
-WITH node, CASE WHEN node:Author THEN 'author' WHEN node:Concept THEN 'concept' ELSE 'paper' END AS kind
-RETURN kind,
-       CASE kind WHEN 'paper' THEN node.id ELSE node.key END AS key,
-       CASE kind WHEN 'paper' THEN node.label ELSE node.name END AS label,
-       CASE kind WHEN 'author' THEN COUNT { (node)-[:AUTHORED]->(:Paper) }
-                 WHEN 'concept' THEN COUNT { (node)<-[:MENTIONS]-(:Paper) }
-                 ELSE coalesce(node.citations, 0) END AS papers,
-       kind <> 'paper' AND (toLower(node.name) = $typed OR any(a IN coalesce(node.aliases, []) WHERE toLower(a) = $typed)) AS exact
+WITH node, CASE WHEN node:Concept THEN 0 WHEN node:Author THEN 1 ELSE 2 END AS rank
+WITH node, rank,
+     CASE rank WHEN 0 THEN COUNT { (node)<-[:MENTIONS]-() }
+               WHEN 1 THEN COUNT { (node)-[:AUTHORED]->() }
+               ELSE coalesce(node.citations, 0) END AS papers,
+     CASE rank WHEN 2 THEN node.label ELSE node.name END AS label,
+     rank < 2 AND (toLower(node.name) = $typed OR any(a IN coalesce(node.aliases, []) WHERE toLower(a) = $typed)) AS exact
+ORDER BY rank, exact DESC, papers DESC, toLower(label), coalesce(node.key, node.id)
+WITH rank, collect({key: coalesce(node.key, node.id), label: label, papers: papers, exact: exact})[..$limit] AS top
+UNWIND top AS t
+RETURN CASE rank WHEN 0 THEN 'concept' WHEN 1 THEN 'author' ELSE 'paper' END AS kind,
+       t.key AS key, t.label AS label, t.papers AS papers, t.exact AS exact
 """
 SEARCH: LiteralString = """
 CALL db.index.fulltext.queryNodes('paper_text', $query) YIELD node, score
@@ -284,23 +210,6 @@ CALL (r) {
 }
 RETURN k, n
 """
-
-WRITES: tuple[tuple[str, LiteralString], ...] = (
-    ("papers", MERGE_PAPERS),
-    ("authors", MERGE_AUTHORS),
-    ("areas", MERGE_AREAS),
-    ("concepts", MERGE_CONCEPTS),
-    ("subarea_of", MERGE_SUBAREA_OF),
-    ("broader", MERGE_BROADER),
-    ("authored", MERGE_AUTHORED),
-    ("in_area", MERGE_IN_AREA),
-    ("mentions", MERGE_MENTIONS),
-    ("co_authored", ADD_CO_AUTHORED),
-    ("shares_concept", MERGE_SHARES_CONCEPT),
-    ("institutions", MERGE_INSTITUTIONS),
-    ("affiliated_with", ADD_AFFILIATED_WITH),
-    ("author_ids", MERGE_AUTHOR_IDS),
-)
 
 # -- the paper filter, from fixed fragments ----------------------------------------------
 _FILTERS: dict[str, LiteralString] = {

@@ -1,7 +1,8 @@
 from itertools import combinations
 
 from kg.extract.pipeline import ExtractedConcept
-from kg.graph.build import build_batch, merge_records, shared_concept_edges
+from kg.graph.build import build_batch, merge_records
+from kg.graph.shares import shared_concept_edges
 from kg.graph.identity import area_chain, author_key, clean_author_name, paper_id
 from kg.models import SourceRecord
 from kg.readers import read_path

@@ -1,13 +1,20 @@
 """A local Neo4j Community server for development and CI, from Maven Central.
 
 ``start`` fetches the ``org.neo4j:neo4j`` jars with Maven (cached), compiles the
-small launcher in ``server/``, starts it in the background with Bolt on
+small launcher in ``launcher/``, starts it in the background with Bolt on
 127.0.0.1, and waits until it answers. ``stop`` ends it. Both are safe to call twice.
+
+Authentication is on. The first start generates a password into the data folder
+(``kg-neo4j.password``, mode 0600) and sets it with Bolt off; kg finds it again
+from the URI of a server it started (``local_auth``), other clients get it from
+``kg neo4j env``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -15,13 +22,17 @@ import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
+from kg.config import Settings
 from kg.errors import KGError
 
-__all__ = ["LocalNeo4j", "ServerError", "NEO4J_VERSION", "pid_alive"]
+__all__ = ["LocalNeo4j", "ServerError", "NEO4J_VERSION", "USERNAME", "local_auth", "neo4j_auth", "pid_alive"]
 
 NEO4J_VERSION = "5.26.0"
-_SERVER_SRC = Path(__file__).resolve().parent / "server"
+USERNAME = "neo4j"
+_LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+_LAUNCHER_SRC = Path(__file__).resolve().parent / "launcher"
 # The module opens Neo4j's own neo4j.conf asks for on Java 17.
 _JVM_FLAGS = [
     "-Xms256m", "-Xmx2g", "-XX:+UseG1GC", "-XX:-OmitStackTraceInFastThrow",
@@ -84,6 +95,43 @@ class LocalNeo4j:
     def log_file(self) -> Path:
         return self.data_dir / "kg-neo4j.log"
 
+    @property
+    def password_file(self) -> Path:
+        return self.data_dir / "kg-neo4j.password"
+
+    def password(self) -> str:
+        """The server's password, generated (mode 0600) the first time."""
+        try:
+            return self.password_file.read_text().strip()
+        except FileNotFoundError:
+            pass
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(self.password_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # another start made it first
+            return self.password_file.read_text().strip()
+        with os.fdopen(fd, "w") as out:
+            out.write(secrets.token_urlsafe(24) + "\n")
+        return self.password_file.read_text().strip()
+
+    def _ensure_password(self, java: str, classpath: str, say) -> None:
+        """Set the password file's password in the database when it is not the one set last (first start,
+        a folder from before auth, or a password file the user replaced). Bolt stays off meanwhile."""
+        marker = self.data_dir / "kg-neo4j.password-set"
+        digest = hashlib.sha256(self.password().encode()).hexdigest()
+        if marker.exists() and marker.read_text().strip() == digest:
+            return
+        say("setting the Neo4j password (kept in the data folder, mode 0600)")
+        result = subprocess.run(
+            [java, *_JVM_FLAGS, "-cp", classpath, "kg.Neo4jServer", "--data", str(self.data_dir.resolve() / "db"),
+             "--set-password-file", str(self.password_file.resolve())],
+            capture_output=True, text=True, stdin=subprocess.DEVNULL,
+        )
+        if result.returncode != 0:
+            tail = (result.stdout + result.stderr).strip().splitlines()[-20:]
+            raise ServerError("could not set the Neo4j password:\n" + "\n".join(tail))
+        marker.write_text(digest + "\n")
+
     # -- fetching -------------------------------------------------------------------------
     def fetch(self, *, tries: int = 5, say=print) -> Path:
         """The jar folder, downloading it with Maven the first time (retrying 429s and time-outs)."""
@@ -94,7 +142,7 @@ class LocalNeo4j:
             say(f"fetching Neo4j {NEO4J_VERSION} jars with Maven into {lib} (once; about 130 MB)")
             for attempt in range(1, tries + 1):
                 result = subprocess.run(
-                    [mvn, "-B", "-q", "-f", str(_SERVER_SRC / "pom.xml"), f"-Dneo4j.version={NEO4J_VERSION}",
+                    [mvn, "-B", "-q", "-f", str(_LAUNCHER_SRC / "pom.xml"), f"-Dneo4j.version={NEO4J_VERSION}",
                      "dependency:copy-dependencies", f"-DoutputDirectory={lib}"],
                     capture_output=True, text=True,
                 )
@@ -108,7 +156,7 @@ class LocalNeo4j:
                 time.sleep(wait)
             done.write_text(NEO4J_VERSION)
         classes = self.cache_dir / "classes"
-        source = _SERVER_SRC / "src" / "main" / "java" / "kg" / "Neo4jServer.java"
+        source = _LAUNCHER_SRC / "src" / "main" / "java" / "kg" / "Neo4jServer.java"
         compiled = classes / "kg" / "Neo4jServer.class"
         if not compiled.exists() or compiled.stat().st_mtime < source.stat().st_mtime:
             javac = _need("javac", "compile the Neo4j launcher")
@@ -150,7 +198,9 @@ class LocalNeo4j:
         lib = self.fetch(say=say)
         java = _need("java", "run Neo4j")
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        cmd = [java, *_JVM_FLAGS, "-cp", f"{self.cache_dir / 'classes'}{os.pathsep}{lib}/*", "kg.Neo4jServer",
+        classpath = f"{self.cache_dir / 'classes'}{os.pathsep}{lib}/*"
+        self._ensure_password(java, classpath, say)
+        cmd = [java, *_JVM_FLAGS, "-cp", classpath, "kg.Neo4jServer",
                "--port", str(self.port), "--data", str(self.data_dir.resolve() / "db")]
         with self.log_file.open("ab") as log:
             proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
@@ -175,7 +225,7 @@ class LocalNeo4j:
         from neo4j.exceptions import Neo4jError, ServiceUnavailable
 
         try:
-            with GraphDatabase.driver(self.uri, auth=("neo4j", "neo4j"), connection_timeout=2, notifications_min_severity="OFF") as driver:
+            with GraphDatabase.driver(self.uri, auth=(USERNAME, self.password()), connection_timeout=2, notifications_min_severity="OFF") as driver:
                 driver.verify_connectivity()
                 driver.execute_query("RETURN 1")
             return True
@@ -217,3 +267,32 @@ def running_servers(registry: Path) -> list[tuple[int, int, Path]]:
         else:
             entry.unlink(missing_ok=True)
     return found
+
+
+def local_auth(uri: str | None, registry: Path) -> tuple[str, str] | None:
+    """(user, password) of the server kg started that listens at this loopback URI, if one does.
+
+    >>> local_auth("bolt://db.example.org:7687", Path("no-such-registry")) is None
+    True
+    """
+    if not uri:
+        return None
+    parts = urlsplit(uri)
+    if parts.hostname not in _LOOPBACK:
+        return None
+    port = parts.port or 7687
+    for _, running_port, data in running_servers(registry):
+        if running_port == port:
+            try:
+                return USERNAME, (data / "kg-neo4j.password").read_text().strip()
+            except OSError:
+                return None
+    return None
+
+
+def neo4j_auth(settings: Settings) -> tuple[str, str]:
+    """NEO4J_USERNAME/NEO4J_PASSWORD when the password is set; else the generated password of the server
+    `kg neo4j start` runs at NEO4J_URI; else Neo4j's default."""
+    if settings.neo4j_password is not None:
+        return settings.neo4j_username, settings.neo4j_password
+    return local_auth(settings.neo4j_uri, settings.neo4j_cache_dir / "servers") or (settings.neo4j_username, "neo4j")

@@ -1,0 +1,134 @@
+"""Cards: one paper, author or concept with its surroundings, as the CLI's answers show them."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from kg.graph.identity import author_key
+from kg.models import Author, Concept, Paper, ResearchArea
+
+if TYPE_CHECKING:
+    from kg.service import KGService
+
+__all__ = ["Cards", "PaperCard", "RelatedCard", "AuthorCard", "ConceptCard", "NamedCoauthor", "NamedRelatedConcept"]
+
+
+@dataclass(frozen=True, slots=True)
+class PaperCard:
+    paper: Paper
+    authors: list[Author]
+    areas: list[ResearchArea]
+    concepts: list[Concept]
+
+
+@dataclass(frozen=True, slots=True)
+class RelatedCard:
+    paper: Paper
+    score: float
+    shared: list[Concept]
+
+
+@dataclass(frozen=True, slots=True)
+class NamedCoauthor:
+    key: str
+    name: str
+    joint_papers: int
+
+
+@dataclass(frozen=True, slots=True)
+class AuthorCard:
+    author: Author | None
+    paper_count: int = 0
+    papers: list[Paper] = field(default_factory=list)
+    coauthors: list[NamedCoauthor] = field(default_factory=list)
+    suggestions: list[Author] = field(default_factory=list)  # close names, when there is no exact one
+
+
+@dataclass(frozen=True, slots=True)
+class NamedRelatedConcept:
+    key: str
+    name: str
+    shared_papers: int
+
+
+@dataclass(frozen=True, slots=True)
+class ConceptCard:
+    concept: Concept
+    paper_count: int
+    broader: str | None
+    papers: list[Paper]
+    related: list[NamedRelatedConcept]
+
+
+class Cards:
+    """Builds cards through one service (its store and its name lookups)."""
+
+    def __init__(self, service: "KGService") -> None:
+        self.service = service
+        self.store = service.store
+
+    def paper_card(self, paper_id: str) -> PaperCard | None:
+        [paper] = self.store.papers_by_ids([paper_id])
+        if paper is None:
+            return None
+        return PaperCard(
+            paper,
+            self.store.authors_of_papers([paper_id])[0],
+            self.store.areas_of_papers([paper_id])[0],
+            self.store.concepts_of_papers([paper_id])[0],
+        )
+
+    def related(self, paper_id: str, limit: int) -> list[RelatedCard] | None:
+        """Papers linked by shared concepts, strongest first; None for an unknown paper."""
+        if self.store.papers_by_ids([paper_id])[0] is None:
+            return None
+        found = self.store.related_papers([paper_id], limit)[0]
+        papers = self.store.papers_by_ids([r.paper_id for r in found])
+        keys = sorted({k for r in found for k in r.shared})
+        concepts = dict(zip(keys, self.store.concepts_by_keys(keys), strict=True))
+        return [
+            RelatedCard(p, r.score, [concepts[k] for k in r.shared if concepts.get(k) is not None])
+            for r, p in zip(found, papers, strict=True)
+            if p is not None
+        ]
+
+    def author_card(self, name: str, limit: int) -> AuthorCard:
+        """An author with papers and co-authors, or close names when none is called exactly that."""
+        found = self.service.author(name)
+        if found is None:
+            return AuthorCard(None, suggestions=self._close_authors(name, limit))
+        papers = self.store.papers_of_authors([found.key])[0]
+        coauthors = self.store.coauthors_of([found.key])[0][:limit]
+        people = self.store.authors_by_keys([c.author_key for c in coauthors])
+        named = [NamedCoauthor(c.author_key, a.name if a else c.author_key, c.joint_papers) for c, a in zip(coauthors, people, strict=True)]
+        return AuthorCard(found, len(papers), papers[:limit], named)
+
+    def _close_authors(self, name: str, limit: int) -> list[Author]:
+        """Authors whose names share a word with ``name``, the most similar first."""
+        seen: dict[str, Author] = {}
+        for word in sorted(set(author_key(name).split()), key=len, reverse=True):
+            for a in self.store.find_authors(word, 0, 200).items:
+                seen.setdefault(a.key, a)
+        wanted = " ".join(sorted(author_key(name).split()))  # word order aside: 'lin wei' is close to 'wei lin'
+
+        def closeness(a: Author) -> float:
+            return difflib.SequenceMatcher(None, wanted, " ".join(sorted(a.key.split()))).ratio()
+
+        return sorted(seen.values(), key=lambda a: (-closeness(a), a.key))[:limit]
+
+    def concept_card(self, name: str, limit: int) -> ConceptCard | None:
+        found = self.service.concept(name)
+        if found is None:
+            return None
+        broader = self.store.concepts_by_keys([found.broader])[0] if found.broader else None
+        related = self.store.related_concepts([found.key], limit)[0]
+        names = self.store.concepts_by_keys([r.concept_key for r in related])
+        return ConceptCard(
+            found,
+            self.store.paper_counts_of_concepts([found.key])[0],
+            broader.name if broader else None,
+            self.service.papers_with_concept_key(found.key, 0, limit).items,
+            [NamedRelatedConcept(r.concept_key, c.name if c else r.concept_key, r.shared_papers) for r, c in zip(related, names, strict=True)],
+        )

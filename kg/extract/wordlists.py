@@ -1,0 +1,47 @@
+"""Word lists the candidate finder and the ranker read: heads and modifiers that make no concept alone."""
+
+__all__ = ["GENERIC_HEADS", "NAMING_HEADS", "COMPOUND_SUFFIXES", "GENERIC_MODIFIERS"]
+
+# Heads that never make a concept on their own: evaluative or structural nouns
+# ("a first-order concern", "an important role") and compound heads that only
+# make adjectives ("first-order", "state-of-the-art", "real-time").
+GENERIC_HEADS = frozenset(
+    """concern issue way manner role part aspect kind type sort number lot amount degree extent fact
+    case example instance order art time end level scale shot step stage term thing point matter
+    variety range set series class family line body host piece deal advantage disadvantage benefit
+    drawback challenge limitation need goal aim purpose attention interest insight light gain gains
+    improvement improvements success progress effort efforts work works paper papers study studies
+    result results finding findings experiment experiments evaluation evaluations analysis analyses
+    method methods approach approaches technique techniques model models framework frameworks
+    algorithm algorithms performance problem problems task tasks setting settings option choice
+    baseline baselines art field area domain direction question questions idea ideas view perspective
+    context scenario scenarios application applications use usage impact effect effects property
+    properties behavior value values quality state cost costs rate factor factors component components
+    solution solutions strategy strategies mechanism mechanisms procedure process system systems version
+    variant variants design designs tool tools module modules pipeline pipelines scheme schemes
+    practice practices practitioner researcher researchers community state-of-the-art""".split()
+)
+# Generic heads that still end a named concept when modified: 'world model', 'recommender system',
+# 'bilevel optimization problem', 'attention mechanism' (but never 'an important role').
+NAMING_HEADS = frozenset(
+    """model models method methods algorithm algorithms framework frameworks system systems task tasks
+    problem problems process mechanism mechanisms analysis estimation learning""".split()
+)
+# Last parts of hyphenated compounds whose stem is itself a concept: 'diffusion-based', 'LLM-driven'.
+COMPOUND_SUFFIXES = frozenset(
+    "based driven guided aware free conditioned informed augmented enhanced inspired powered specific centric oriented".split()
+)
+GENERIC_MODIFIERS = frozenset(
+    """novel new existing various different proposed recent several many such previous prior current
+    standard traditional conventional popular common significant important key main effective simple
+    strong powerful general specific particular certain same other further additional extensive
+    comprehensive large-scale wide broad promising remarkable impressive substantial superior competitive
+    comparable better best good great high low higher lower small smaller larger extensive empirical
+    theoretical practical real-world challenging crucial critical fundamental typical unified principled
+    rigorous efficient lightweight robust scalable first second third initial final overall whole entire
+    prevalent widespread emerging modern classical state-of-the-art sota numerous diverse multiple
+    respective corresponding relevant underlying original fixed given arbitrary resulting desired
+    flexible seamless severe limited realistic extra relative observed rich richer strict tight explicit
+    tractable reliable accurate faithful fast faster slow slower easy hard difficult poor notable considerable
+    appealing attractive desirable favorable consistent systematic careful detailed thorough natural""".split()
+)

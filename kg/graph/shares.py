@@ -1,0 +1,175 @@
+"""Shares-concept edges: which papers an ingest links, by how much, and through which concepts.
+
+Each paper is a vector over its concepts; a concept's entry is ``sqrt(weight * idf)``,
+where the weight is the extractor's confidence that the concept is key to the paper
+(1 for author keywords) and ``idf = log((N+1)/df)``. Two papers score the cosine of
+their vectors, so a shared concept adds ``sqrt(w_p * w_q) * idf``: concepts both papers
+are about, and rare ones, count most. Common concepts stay on papers; they only weigh
+less. For a bounded cost, a concept in more than ``max(min_df_cap, max_df_share * N)``
+papers links nothing. Each touched paper keeps its ``per_paper`` strongest links
+(``2 * per_paper`` per paper on average, counting both ends); edges already stored are
+left alone.
+
+Pure functions over plain data (numpy and scipy for the products): no store, no spaCy.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+__all__ = ["Posting", "SharedEdge", "concept_norm", "shared_concept_edges"]
+
+SharedEdge = tuple[float, tuple[str, ...]]  # score, shared concept keys (best first)
+Posting = tuple[str, float, float]  # paper id, the paper's mention weight, the paper's concept norm
+
+
+def concept_norm(weights: Mapping[str, float], idf: Mapping[str, float]) -> float:
+    """Length of a paper's concept vector: sqrt(sum of weight * idf over its linking concepts)."""
+    return math.sqrt(sum(w * idf[k] for k, w in weights.items() if k in idf))
+
+
+def shared_concept_edges(
+    touched: Mapping[str, Mapping[str, float]],
+    index: Mapping[str, Sequence[Posting]],
+    n_papers: int,
+    *,
+    per_paper: int = 15,
+    max_df_share: float = 0.2,
+    min_df_cap: int = 25,
+) -> tuple[dict[tuple[str, str], SharedEdge], dict[str, float]]:
+    """Shares-concept edges chosen by the papers an ingest touches, and those papers' concept norms
+    (the scoring is in the module's docstring).
+
+    Parameters
+    ----------
+    touched : paper id -> {concept key: weight}, for the papers to link
+    index : concept key -> (paper id, weight, concept norm) of every paper that
+        mentions it; touched papers may be left out (they are added here)
+    n_papers : papers in the whole graph
+
+    Returns
+    -------
+    (edges, norms): edges map (lower id, higher id) to (score, shared concept
+    keys, strongest first); norms give each touched paper's concept norm.
+
+    Examples
+    --------
+    >>> papers = {"a": {"x": 1.0, "y": 1.0}, "b": {"x": 1.0, "y": 1.0}, "c": {"y": 1.0}}
+    >>> edges, norms = shared_concept_edges(papers, {}, 3)
+    >>> sorted(edges)
+    [('a', 'b'), ('a', 'c'), ('b', 'c')]
+    >>> edges[("a", "b")]
+    (1.0, ('x', 'y'))
+    """
+    cap = max(min_df_cap, int(max_df_share * n_papers))
+    postings, idf = _postings_and_idf(touched, index, n_papers, cap)
+    norms = {pid: concept_norm(weights, idf) for pid, weights in touched.items()}
+    for pid, weights in touched.items():
+        for key, w in weights.items():
+            postings[key][pid] = (w, norms[pid])
+    linking = sorted(idf)
+    if not linking:
+        return {}, norms
+    kept: dict[tuple[str, str], SharedEdge] = {}
+    for pid, ranked in _scores(touched, postings, idf, norms, linking, per_paper):
+        for score, other in ranked:
+            pair = (pid, other) if pid < other else (other, pid)
+            if pair not in kept:
+                kept[pair] = (round(min(score, 1.0), 4), _shared_keys(touched[pid], other, postings, idf))
+    return kept, norms
+
+
+def _postings_and_idf(touched, index, n_papers: int, cap: int):
+    """Concept -> {paper: (weight, norm)} without the touched papers (they are re-added with fresh norms),
+    and the idf of every concept in 2..cap papers (the linking ones)."""
+    postings: dict[str, dict[str, tuple[float, float]]] = {
+        key: {pid: (w, norm) for pid, w, norm in rows} for key, rows in index.items()
+    }
+    for pid, weights in touched.items():
+        for key in weights:
+            postings.setdefault(key, {}).pop(pid, None)
+    df = {key: len(rows) for key, rows in postings.items()}
+    for weights in touched.values():
+        for key in weights:
+            df[key] = df.get(key, 0) + 1
+    return postings, {k: math.log((n_papers + 1) / d) for k, d in df.items() if 1 < d <= cap}
+
+
+def _shared_keys(weights: Mapping[str, float], other: str, postings, idf) -> tuple[str, ...]:
+    """The concepts a paper shares with ``other``, the ones adding most to their score first."""
+    parts = sorted(
+        (-math.sqrt(w * postings[key][other][0]) * idf[key], key)
+        for key, w in weights.items()
+        if key in idf and other in postings[key]
+    )
+    return tuple(k for _, k in parts)
+
+
+def _scores(touched, postings, idf, norms, linking, per_paper, block=256):
+    """For each touched paper (in id order) with a concept vector, its ``per_paper`` best (cosine, other id).
+
+    One sparse product per block of touched papers: (papers × concepts) · (concepts × all papers).
+    Ties in the cosine rounded to 4 places go to the lower id.
+    """
+    from scipy import sparse
+
+    column = {key: j for j, key in enumerate(linking)}
+    ids, row_of, papers, other_norm = _paper_side(postings, linking)
+    order = [pid for pid in sorted(touched) if norms[pid]]
+    out = []
+    for start in range(0, len(order), block):
+        chunk = order[start : start + block]
+        r, c, v = [], [], []
+        for n, pid in enumerate(chunk):
+            for key, w in touched[pid].items():
+                if key in column:
+                    r.append(n)
+                    c.append(column[key])
+                    v.append(math.sqrt(w) * idf[key])
+        mine = sparse.csr_matrix((v, (r, c)), shape=(len(chunk), len(linking)))
+        product = (mine @ papers).tocsr()
+        for n, pid in enumerate(chunk):
+            lo, hi = product.indptr[n], product.indptr[n + 1]
+            out.append((pid, _best(product.indices[lo:hi], product.data[lo:hi], row_of[pid], norms[pid], other_norm, ids, per_paper)))
+    return out
+
+
+def _paper_side(postings, linking):
+    """Every linking paper's side of the product: (ids, id -> row, concepts × papers matrix of sqrt(weight), norms by row)."""
+    import numpy as np
+    from scipy import sparse
+
+    ids = sorted({pid for key in linking for pid in postings[key]})
+    row_of = {pid: i for i, pid in enumerate(ids)}
+    rows, cols, vals = [], [], []
+    other_norm = np.zeros(len(ids))
+    for j, key in enumerate(linking):
+        for pid, (w, norm) in postings[key].items():
+            i = row_of[pid]
+            rows.append(i)
+            cols.append(j)
+            vals.append(math.sqrt(w))
+            other_norm[i] = norm
+    papers = sparse.csr_matrix((vals, (rows, cols)), shape=(len(ids), len(linking))).T.tocsr()
+    return ids, row_of, papers, other_norm
+
+
+def _best(cand, raw, me: int, norm: float, other_norm, ids, per_paper: int) -> list[tuple[float, str]]:
+    """One paper's ``per_paper`` best (cosine, other id) from its row of the product; ties (rounded) to the lower id."""
+    import numpy as np
+
+    keep = cand != me
+    cand, raw = cand[keep], raw[keep]
+    if not len(cand):
+        return []
+    theirs = other_norm[cand]
+    score = raw / (norm * np.where(theirs > 0, theirs, norm))
+    rounded = np.round(score, 4)
+    if len(cand) > per_paper:  # everything at or above the per_paper-th best rounded score (ties included)
+        bar = np.partition(rounded, len(rounded) - per_paper)[len(rounded) - per_paper]
+        pick = np.nonzero(rounded >= bar)[0]
+    else:
+        pick = np.arange(len(cand))
+    ranked = sorted(((-float(rounded[k]), ids[cand[k]], float(score[k])) for k in pick))[:per_paper]
+    return [(s, other) for _, other, s in ranked]

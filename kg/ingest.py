@@ -1,0 +1,149 @@
+"""Ingest: files -> records -> concepts -> a graph batch -> the store, in committed chunks.
+
+The service's ``ingest`` runs this; nothing else writes to a store.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from kg.config import Settings
+from kg.graph.build import build_batch, merge_records
+from kg.graph.shares import shared_concept_edges
+from kg.models import SourceRecord, Stats
+from kg.readers import OnError, expand_paths, read_path
+from kg.store.base import Store
+
+if TYPE_CHECKING:
+    from kg.extract.pipeline import DocumentInput, ExtractedConcept
+
+__all__ = ["Ingest", "IngestSummary", "Progress", "no_progress"]
+
+Progress = Callable[[Iterable, int, str], Iterable]
+
+
+@dataclass(frozen=True, slots=True)
+class IngestSummary:
+    files: int
+    records: int
+    papers_added: int
+    papers_already_present: int
+    repeated_listings: int
+    before: Stats
+    after: Stats
+    seconds: float
+
+
+
+def _ignore(error, text) -> None:
+    """Bad records met again on the second, streaming read: the first read already reported them."""
+
+
+def _in_chunks(items: Iterable[SourceRecord], size: int) -> Iterator[list[SourceRecord]]:
+    chunk: list[SourceRecord] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def no_progress(items: Iterable, total: int, label: str) -> Iterable:
+    return items
+
+
+class Ingest:
+    """One ingest into one store, with the service's settings and extractor."""
+
+    def __init__(self, store: Store, settings: Settings,
+                 extract: Callable[[Sequence["DocumentInput"], Progress], list[list["ExtractedConcept"]]]) -> None:
+        self.store = store
+        self.settings = settings
+        self.extract = extract
+
+    def run(self, paths: Sequence[str | Path], *, progress: Progress = no_progress, on_error: OnError | None = None) -> IngestSummary:
+        """Add the papers of files or folders to the graph: incremental, idempotent, resumable.
+
+        Every record is read and checked first, so a bad record fails the ingest
+        before anything is written. Up to ``KG_INGEST_CHUNK`` records are then one
+        all-or-nothing write. A longer input streams in chunks of that many
+        records, each committed on its own: memory stays bounded, and an ingest
+        killed part-way, run again, skips the chunks already stored and ends with
+        the graph an uninterrupted run gives. Ingests into one store run one after
+        the other (the store's writer lock). With ``on_error``, bad records are
+        handed to it and the rest is ingested.
+        """
+        started = time.perf_counter()
+        self.store.check()
+        files = expand_paths(paths)
+        size = self.settings.ingest_chunk
+        held: list[SourceRecord] | None = []  # the records themselves while they fit in one chunk
+        n_records = 0
+        for record in (r for f in files for r in read_path(f, on_error)):
+            n_records += 1
+            if held is not None:
+                held.append(record)
+                if len(held) > size:
+                    held = None
+        if held is not None:
+            chunks: Iterable[list[SourceRecord]] = [held] if held else []
+            inner = progress
+        else:  # read again, streaming; pass 1 already reported the bad records
+            stream = (r for f in files for r in read_path(f, None if on_error is None else _ignore))
+            chunks = _in_chunks(progress(stream, n_records, "ingesting"), size)
+            inner = no_progress
+        totals = Counter()
+        with self.store.writer_lock():
+            before = self.store.stats()
+            for chunk in chunks:
+                added, present, repeated = self._chunk(chunk, before.papers + totals["added"], inner)
+                totals.update(added=added, present=present, repeated=repeated)
+        return IngestSummary(
+            files=len(files),
+            records=n_records,
+            papers_added=totals["added"],
+            papers_already_present=totals["present"],
+            repeated_listings=totals["repeated"],
+            before=before,
+            after=self.store.stats(),
+            seconds=time.perf_counter() - started,
+        )
+
+    def _chunk(self, records: list[SourceRecord], papers_before: int, progress: Progress) -> tuple[int, int, int]:
+        """One all-or-nothing write: (papers added, papers already present, repeated listings merged)."""
+        from kg.extract.pipeline import DocumentInput
+
+        merged = merge_records(records)
+        existing = self.store.existing_papers([m.id for m in merged])
+        new = [m for m in merged if m.id not in existing]
+        source_ids = sorted({i for m in new for i in (m.record.author_ids or ()) if i})
+        documents = [DocumentInput(m.record.abstract, tuple(m.keywords), m.record.title or "") for m in new]
+        found = self.extract(documents, progress) if documents else []
+        batch = build_batch(
+            merged,
+            {m.id: c for m, c in zip(new, found, strict=True)},
+            new_ids={m.id for m in new},
+            max_coauthor_byline=self.settings.max_coauthor_byline,
+            known_author_ids=self.store.author_keys_of_ids(source_ids),
+        )
+        self._link_new_papers(batch, papers_before + len(new))
+        if batch.papers or batch.in_area:  # an empty file writes nothing
+            self.store.apply(batch)
+        return len(new), len(existing), len(records) - len(merged)
+
+    def _link_new_papers(self, batch, n_papers: int) -> None:
+        """Shares-concept edges chosen by the new papers, and their concept norms; stored edges stay as they are."""
+        touched: dict[str, dict[str, float]] = {}
+        for pid, key, weight in batch.mentions:
+            touched.setdefault(pid, {})[key] = weight
+        keys = sorted({k for ks in touched.values() for k in ks})
+        index = self.store.papers_with_concepts(keys)
+        batch.shared, norms = shared_concept_edges(touched, index, n_papers, per_paper=self.settings.related_per_paper)
+        batch.papers = [replace(p, concept_norm=round(norms.get(p.id, 0.0), 6)) for p in batch.papers]

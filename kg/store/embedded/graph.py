@@ -1,0 +1,127 @@
+"""The embedded store's graph: node ids, applying a batch, and typed views of nodes.
+
+``GraphView`` is what the store's read rooms share: it turns nodes into kg's models
+and walks typed edges. Subclasses give it ``graph`` and ``_cached``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import networkx as nx
+
+from kg.graph.build import GraphBatch
+from kg.models import Author, Concept, Paper, ResearchArea
+
+__all__ = ["GraphView", "adds_anything", "apply_batch", "node_id"]
+
+
+def node_id(kind: str, key: str) -> str:
+    return f"{kind}:{key}"
+
+
+def apply_batch(g: nx.DiGraph, batch: GraphBatch) -> None:
+    """Add one batch to the graph in place (MERGE semantics; co-author weights add up)."""
+    for p in batch.papers:
+        g.add_node(node_id("paper", p.id), kind="paper", id=p.id, title=p.title, label=p.label, abstract=p.abstract,
+                   venue=p.venue, year=p.year, authors_truncated=p.authors_truncated, concept_norm=p.concept_norm,
+                   citations=p.citations)
+    for a in batch.authors:
+        if node_id("author", a.key) not in g:
+            g.add_node(node_id("author", a.key), kind="author", key=a.key, name=a.name)
+    for area in batch.areas:
+        node = node_id("area", area.path)
+        if node not in g:
+            g.add_node(node, kind="area", path=area.path, name=area.name, parent=area.parent)
+        if area.parent:
+            g.add_edge(node, node_id("area", area.parent), type="SUBAREA_OF")
+    for c in batch.concepts:
+        node = node_id("concept", c.key)
+        if node in g:
+            d = g.nodes[node]
+            if not set(c.aliases) <= set(d["aliases"]):
+                d["aliases"] = sorted(set(d["aliases"]) | set(c.aliases))
+            d["broader"] = d.get("broader") or c.broader
+        else:
+            g.add_node(node, kind="concept", key=c.key, name=c.name, aliases=sorted(c.aliases), broader=c.broader)
+    for narrow, broad in batch.broader:
+        g.add_edge(node_id("concept", narrow), node_id("concept", broad), type="BROADER")
+    for key, pid, position in batch.authored:
+        g.add_edge(node_id("author", key), node_id("paper", pid), type="AUTHORED", position=position)
+    for pid, path in batch.in_area:
+        g.add_edge(node_id("paper", pid), node_id("area", path), type="IN_AREA")
+    for pid, key, weight in batch.mentions:
+        g.add_edge(node_id("paper", pid), node_id("concept", key), type="MENTIONS", weight=weight)
+    _add_counts(g, "CO_AUTHORED", ((node_id("author", a), node_id("author", b), n) for (a, b), n in batch.coauthor_increments.items()))
+    for (p, q), (score, concepts) in batch.shared.items():
+        g.add_edge(node_id("paper", p), node_id("paper", q), type="SHARES_CONCEPT", score=score, concepts=list(concepts))
+    known = g.graph.setdefault("author_ids", {})
+    for source_id, key in batch.author_ids.items():
+        known.setdefault(source_id, key)
+    for i in batch.institutions:
+        if node_id("institution", i.key) not in g:
+            g.add_node(node_id("institution", i.key), kind="institution", key=i.key, name=i.name)
+    _add_counts(g, "AFFILIATED_WITH", ((node_id("author", a), node_id("institution", i), n) for (a, i), n in batch.affiliated.items()))
+
+
+def _add_counts(g: nx.DiGraph, etype: str, increments) -> None:
+    """Edges that count papers (co-authorship, affiliation): a new edge starts at its increment, a stored one adds it."""
+    for u, v, inc in increments:
+        old = g.get_edge_data(u, v)
+        if old is None:
+            g.add_edge(u, v, type=etype, papers=inc)
+        else:
+            old["papers"] += inc
+
+
+def adds_anything(g: nx.DiGraph, batch: GraphBatch) -> bool:
+    """Whether applying the batch would change the graph (a re-run of an ingest adds nothing)."""
+    if batch.papers or batch.authored or batch.mentions or batch.coauthor_increments or batch.shared or batch.affiliated or batch.author_ids:
+        return True
+    if any(node_id("area", a.path) not in g for a in batch.areas):
+        return True
+    return any(not g.has_edge(node_id("paper", p), node_id("area", a)) for p, a in batch.in_area)
+
+
+class GraphView:
+    """Typed access to the graph; the read rooms of the embedded store build on it."""
+
+    graph: nx.DiGraph
+
+    def _cached(self, name: str, build):  # pragma: no cover - the store defines it
+        raise NotImplementedError
+
+    def _nodes(self, kind: str):
+        return ((n, d) for n, d in self.graph.nodes(data=True) if d["kind"] == kind)
+
+    def _out(self, node: str, etype: str):
+        return ((m, d) for m, d in self.graph.succ[node].items() if d["type"] == etype)
+
+    def _in(self, node: str, etype: str):
+        return ((m, d) for m, d in self.graph.pred[node].items() if d["type"] == etype)
+
+    def _both(self, node: str, etype: str):
+        yield from self._out(node, etype)
+        yield from self._in(node, etype)
+
+    def _paper(self, node: str) -> Paper:
+        d = self.graph.nodes[node]
+        return Paper(d["id"], d.get("title"), d["label"], d["abstract"], d.get("venue"), d.get("year"),
+                     d.get("authors_truncated", False), d.get("concept_norm", 0.0), d.get("citations"))
+
+    def _author(self, node: str) -> Author:
+        d = self.graph.nodes[node]
+        return Author(d["key"], d["name"])
+
+    def _concept(self, node: str) -> Concept:
+        d = self.graph.nodes[node]
+        return Concept(d["key"], d["name"], tuple(d.get("aliases", ())), d.get("broader"))
+
+    def _area(self, node: str) -> ResearchArea:
+        d = self.graph.nodes[node]
+        return ResearchArea(d["path"], d["name"], d.get("parent"))
+
+    def _get(self, kind: str, keys: Sequence[str], make) -> list:
+        g = self.graph
+        return [make(node_id(kind, k)) if node_id(kind, k) in g else None for k in keys]
+

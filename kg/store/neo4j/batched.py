@@ -1,0 +1,83 @@
+"""The Neo4j store's batched reads: one query answers many parents (what the API's DataLoaders call)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+from kg.models import Author, Coauthor, Institution, RelatedConcept, RelatedPaper
+from kg.store.base import RELATED_CONCEPTS_SAMPLE
+from kg.store.neo4j import queries as cypher
+
+__all__ = ["Neo4jBatchedReads"]
+
+
+class Neo4jBatchedReads:
+    """Each method answers a list of parents with a list of answers, in order; the store gives ``_read``."""
+
+    def _read(self, cypher_text: str, /, **params) -> list:  # pragma: no cover - the store defines it
+        raise NotImplementedError
+
+    def _by_key(self, query: str, param: str, keys: Sequence[str], make, key_of) -> list:
+        found = {key_of(v): v for v in (make(r) for r in self._read(query, **{param: list(dict.fromkeys(keys))}))}
+        return [found.get(k) for k in keys]
+
+    def papers_by_ids(self, ids):
+        return self._by_key(cypher.PAPERS_BY_IDS, "ids", ids, lambda r: cypher.paper_of(r["p"]), lambda p: p.id)
+
+    def authors_by_keys(self, keys):
+        return self._by_key(cypher.AUTHORS_BY_KEYS, "keys", keys, lambda r: Author(r["key"], r["name"]), lambda a: a.key)
+
+    def concepts_by_keys(self, keys):
+        return self._by_key(cypher.CONCEPTS_BY_KEYS, "keys", keys, lambda r: cypher.concept_of(r["c"]), lambda c: c.key)
+
+    def areas_by_paths(self, paths):
+        return self._by_key(cypher.AREAS_BY_PATHS, "paths", paths, lambda r: cypher.area_of(r["r"]), lambda a: a.path)
+
+    def _grouped(self, query: str, param: str, keys: Sequence[str], group: str, make) -> list[list]:
+        out: dict[str, list] = defaultdict(list)
+        for r in self._read(query, **{param: list(dict.fromkeys(keys))}):
+            out[r[group]].append(make(r))
+        return [list(out.get(k, [])) for k in keys]
+
+    def authors_of_papers(self, ids):
+        return self._grouped(cypher.AUTHORS_OF_PAPERS, "ids", ids, "id", lambda r: Author(r["key"], r["name"]))
+
+    def areas_of_papers(self, ids):
+        return self._grouped(cypher.AREAS_OF_PAPERS, "ids", ids, "id", lambda r: cypher.area_of(r["r"]))
+
+    def concepts_of_papers(self, ids):
+        return self._grouped(cypher.CONCEPTS_OF_PAPERS, "ids", ids, "id", lambda r: cypher.concept_of(r["c"]))
+
+    def related_papers(self, ids, limit):
+        rows = {r["id"]: r["rows"] for r in self._read(cypher.RELATED_PAPERS, ids=list(dict.fromkeys(ids)), limit=limit)}
+        return [[RelatedPaper(x["id"], tuple(x["concepts"]), x["score"]) for x in rows.get(i, [])] for i in ids]
+
+    def papers_of_authors(self, keys):
+        return self._grouped(cypher.PAPERS_OF_AUTHORS, "keys", keys, "k", lambda r: cypher.paper_of(r["p"]))
+
+    def paper_counts_of_authors(self, keys):
+        counts = {r["k"]: r["n"] for r in self._read(cypher.PAPER_COUNTS_OF_AUTHORS, keys=list(dict.fromkeys(keys)))}
+        return [counts.get(k, 0) for k in keys]
+
+    def coauthors_of(self, keys):
+        return self._grouped(cypher.COAUTHORS_OF, "keys", keys, "k", lambda r: Coauthor(r["key"], r["papers"]))
+
+    def paper_counts_of_concepts(self, keys):
+        counts = {r["k"]: r["n"] for r in self._read(cypher.PAPER_COUNTS_OF_CONCEPTS, keys=list(dict.fromkeys(keys)))}
+        return [counts.get(k, 0) for k in keys]
+
+    def related_concepts(self, keys, limit):
+        rows = {r["k"]: r["rows"] for r in self._read(cypher.RELATED_CONCEPTS, keys=list(dict.fromkeys(keys)), limit=limit,
+                                                      sample=RELATED_CONCEPTS_SAMPLE)}
+        return [[RelatedConcept(x["key"], x["n"]) for x in rows.get(k, [])] for k in keys]
+
+    def children_of_areas(self, paths):
+        return self._grouped(cypher.CHILDREN_OF_AREAS, "paths", paths, "k", lambda r: cypher.area_of(r["r"]))
+
+    def institutions_of_authors(self, keys):
+        return self._grouped(cypher.INSTITUTIONS_OF_AUTHORS, "keys", keys, "k", lambda r: (Institution(r["key"], r["name"]), r["papers"]))
+
+    def paper_counts_of_areas(self, paths):
+        counts = {r["k"]: r["n"] for r in self._read(cypher.PAPER_COUNTS_OF_AREAS, paths=list(dict.fromkeys(paths)))}
+        return [counts.get(p, 0) for p in paths]

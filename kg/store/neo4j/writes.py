@@ -1,0 +1,161 @@
+"""Every Cypher write the Neo4j store runs, beside the rows each one reads.
+
+Writes take ``$rows`` lists and run as ``UNWIND $rows AS row … MERGE``, nodes before
+relationships, in the order of ``WRITES``; ``batch_rows`` builds those rows from a batch.
+"""
+
+from __future__ import annotations
+
+from typing import LiteralString
+
+from kg.graph.build import GraphBatch
+from kg.models import AREA_SEPARATOR
+
+__all__ = ["WRITES", "batch_rows"]
+
+# -- writes, in the order they run ----------------------------------------------------
+MERGE_PAPERS: LiteralString = """
+UNWIND $rows AS row
+MERGE (p:Paper {id: row.id})
+ON CREATE SET p.title = row.title, p.label = row.label, p.abstract = row.abstract,
+              p.venue = row.venue, p.year = row.year, p.authors_truncated = row.authors_truncated,
+              p.concept_norm = row.concept_norm, p.citations = row.citations
+"""
+MERGE_AUTHORS: LiteralString = """
+UNWIND $rows AS row
+MERGE (a:Author {key: row.key})
+ON CREATE SET a.name = row.name
+"""
+MERGE_AREAS: LiteralString = """
+UNWIND $rows AS row
+MERGE (r:ResearchArea {path: row.path})
+ON CREATE SET r.name = row.name, r.parent = row.parent, r.top = row.top
+"""
+MERGE_CONCEPTS: LiteralString = """
+UNWIND $rows AS row
+MERGE (c:Concept {key: row.key})
+ON CREATE SET c.name = row.name, c.aliases = row.aliases, c.broader = row.broader
+ON MATCH SET c.aliases = reduce(acc = coalesce(c.aliases, []), a IN row.aliases |
+                                CASE WHEN a IN acc THEN acc ELSE acc + a END),
+             c.broader = coalesce(c.broader, row.broader)
+SET c.alias_text = reduce(text = '', a IN c.aliases | text + ' | ' + a)
+"""
+MERGE_SUBAREA_OF: LiteralString = """
+UNWIND $rows AS row
+MATCH (child:ResearchArea {path: row.child}), (parent:ResearchArea {path: row.parent})
+MERGE (child)-[:SUBAREA_OF]->(parent)
+"""
+MERGE_BROADER: LiteralString = """
+UNWIND $rows AS row
+MATCH (n:Concept {key: row.narrow}), (b:Concept {key: row.broad})
+MERGE (n)-[:BROADER]->(b)
+"""
+MERGE_AUTHORED: LiteralString = """
+UNWIND $rows AS row
+MATCH (a:Author {key: row.author}), (p:Paper {id: row.paper})
+MERGE (a)-[r:AUTHORED]->(p)
+ON CREATE SET r.position = row.position
+"""
+MERGE_IN_AREA: LiteralString = """
+UNWIND $rows AS row
+MATCH (p:Paper {id: row.paper}), (r:ResearchArea {path: row.area})
+MERGE (p)-[:IN_AREA]->(r)
+"""
+MERGE_MENTIONS: LiteralString = """
+UNWIND $rows AS row
+MATCH (p:Paper {id: row.paper}), (c:Concept {key: row.concept})
+MERGE (p)-[m:MENTIONS]->(c)
+ON CREATE SET m.weight = row.weight
+"""
+ADD_CO_AUTHORED: LiteralString = """
+UNWIND $rows AS row
+MATCH (a:Author {key: row.a}), (b:Author {key: row.b})
+MERGE (a)-[r:CO_AUTHORED]->(b)
+ON CREATE SET r.papers = 0
+SET r.papers = r.papers + row.inc
+"""
+MERGE_SHARES_CONCEPT: LiteralString = """
+UNWIND $rows AS row
+MATCH (p:Paper {id: row.p}), (q:Paper {id: row.q})
+MERGE (p)-[r:SHARES_CONCEPT]->(q)
+SET r.score = row.score, r.concepts = row.concepts
+"""
+MERGE_INSTITUTIONS: LiteralString = """
+UNWIND $rows AS row
+MERGE (i:Institution {key: row.key})
+ON CREATE SET i.name = row.name
+"""
+ADD_AFFILIATED_WITH: LiteralString = """
+UNWIND $rows AS row
+MATCH (a:Author {key: row.author}), (i:Institution {key: row.institution})
+MERGE (a)-[r:AFFILIATED_WITH]->(i)
+ON CREATE SET r.papers = 0
+SET r.papers = r.papers + row.inc
+"""
+MERGE_AUTHOR_IDS: LiteralString = """
+UNWIND $rows AS row
+MATCH (a:Author {key: row.key})
+MERGE (i:AuthorId {id: row.id})
+WITH i, a WHERE NOT EXISTS { (i)-[:IDENTIFIES]->() }
+MERGE (i)-[:IDENTIFIES]->(a)
+"""
+
+# -- the ingest lease: one ingest at a time per database ---------------------------------------
+# SET before reading takes the node's write lock, so a second ingest reads the holder only after the
+# first one's transaction has committed.
+TAKE_INGEST_LOCK: LiteralString = """
+MERGE (l:KgIngestLock {name: 'ingest'})
+SET l.touched = timestamp()
+WITH l, l.holder AS holder
+WITH l, holder, (holder IS NULL OR holder = $holder OR holder = $stale OR l.expires < timestamp()) AS free
+FOREACH (_ IN CASE WHEN free THEN [1] ELSE [] END | SET l.holder = $holder, l.expires = timestamp() + $ttl_ms)
+RETURN free, holder
+"""
+RENEW_INGEST_LOCK: LiteralString = """
+MATCH (l:KgIngestLock {name: 'ingest'}) WHERE l.holder = $holder SET l.expires = timestamp() + $ttl_ms RETURN count(l) AS held
+"""
+RELEASE_INGEST_LOCK: LiteralString = """
+MATCH (l:KgIngestLock {name: 'ingest'}) WHERE l.holder = $holder REMOVE l.holder, l.expires
+"""
+
+WRITES: tuple[tuple[str, LiteralString], ...] = (
+    ("papers", MERGE_PAPERS),
+    ("authors", MERGE_AUTHORS),
+    ("areas", MERGE_AREAS),
+    ("concepts", MERGE_CONCEPTS),
+    ("subarea_of", MERGE_SUBAREA_OF),
+    ("broader", MERGE_BROADER),
+    ("authored", MERGE_AUTHORED),
+    ("in_area", MERGE_IN_AREA),
+    ("mentions", MERGE_MENTIONS),
+    ("co_authored", ADD_CO_AUTHORED),
+    ("shares_concept", MERGE_SHARES_CONCEPT),
+    ("institutions", MERGE_INSTITUTIONS),
+    ("affiliated_with", ADD_AFFILIATED_WITH),
+    ("author_ids", MERGE_AUTHOR_IDS),
+)
+
+
+def batch_rows(batch: GraphBatch) -> dict[str, list[dict]]:
+    """The ``$rows`` of each write statement, by the names ``WRITES`` gives them."""
+    return {
+        "papers": [
+            {"id": p.id, "title": p.title, "label": p.label, "abstract": p.abstract, "venue": p.venue,
+             "year": p.year, "authors_truncated": p.authors_truncated, "concept_norm": p.concept_norm,
+             "citations": p.citations}
+            for p in batch.papers
+        ],
+        "authors": [{"key": a.key, "name": a.name} for a in batch.authors],
+        "areas": [{"path": a.path, "name": a.name, "parent": a.parent, "top": a.path.split(AREA_SEPARATOR)[0]} for a in batch.areas],
+        "concepts": [{"key": c.key, "name": c.name, "aliases": list(c.aliases), "broader": c.broader} for c in batch.concepts],
+        "subarea_of": [{"child": a.path, "parent": a.parent} for a in batch.areas if a.parent],
+        "broader": [{"narrow": n, "broad": b} for n, b in batch.broader],
+        "authored": [{"author": a, "paper": p, "position": pos} for a, p, pos in batch.authored],
+        "in_area": [{"paper": p, "area": a} for p, a in batch.in_area],
+        "mentions": [{"paper": p, "concept": c, "weight": w} for p, c, w in batch.mentions],
+        "co_authored": [{"a": a, "b": b, "inc": n} for (a, b), n in sorted(batch.coauthor_increments.items())],
+        "shares_concept": [{"p": p, "q": other, "score": s, "concepts": list(c)} for (p, other), (s, c) in sorted(batch.shared.items())],
+        "institutions": [{"key": i.key, "name": i.name} for i in batch.institutions],
+        "affiliated_with": [{"author": a, "institution": i, "inc": n} for (a, i), n in sorted(batch.affiliated.items())],
+        "author_ids": [{"id": i, "key": k} for i, k in sorted(batch.author_ids.items())],
+    }
