@@ -144,8 +144,13 @@ def wait_http(url: str, proc: subprocess.Popen, timeout: float = 120) -> None:
 
 
 def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK  # utime + stime
+    """utime + stime of the process and its live descendants (the workers of `kg serve --workers N`)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return 0.0
+    children = [int(c) for task in Path(f"/proc/{pid}/task").iterdir() for c in (task / "children").read_text().split()]
+    return (int(fields[11]) + int(fields[12])) / CLK + sum(cpu_seconds(c) for c in children)
 
 
 # -- load --------------------------------------------------------------------------------------------
@@ -295,6 +300,7 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path, default=None, help="keep the loaded stores here and reuse them")
     parser.add_argument("--duration", type=float, default=10.0, help="seconds per load run")
     parser.add_argument("--requests", type=int, default=50, help="varied requests per operation")
+    parser.add_argument("--workers", type=int, default=1, help="`kg serve --workers N` for both kg servers")
     parser.add_argument("--mix-duration", type=float, default=60.0, help="seconds of each c=32 mixed run (0: skip the abuse runs)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
@@ -306,9 +312,9 @@ def main() -> None:
     procs: dict[str, subprocess.Popen] = {}
     try:
         ports = {name: free_port() for name in ("kg-neo4j", "kg-embedded", "peer")}
-        procs["kg-neo4j"] = subprocess.Popen([*KG, "serve", "--port", str(ports["kg-neo4j"])], env=setup["neo_env"],
+        procs["kg-neo4j"] = subprocess.Popen([*KG, "serve", "--port", str(ports["kg-neo4j"]), "--workers", str(args.workers)], env=setup["neo_env"],
                                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        procs["kg-embedded"] = subprocess.Popen([*KG, "serve", "--port", str(ports["kg-embedded"])], env=setup["emb_env"],
+        procs["kg-embedded"] = subprocess.Popen([*KG, "serve", "--port", str(ports["kg-embedded"]), "--workers", str(args.workers)], env=setup["emb_env"],
                                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         procs["peer"] = subprocess.Popen(["node", "server.mjs"], cwd=setup["peer"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                          env=os.environ | peer_env(setup["uri"]) | {"PORT": str(ports["peer"])})

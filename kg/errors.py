@@ -10,6 +10,7 @@ __all__ = [
     "StoreUnavailable",
     "MigrationError",
     "InvalidArgument",
+    "ServerError",
 ]
 
 
@@ -46,3 +47,7 @@ class MigrationError(StoreError):
 
 class InvalidArgument(KGError):
     """A caller passed an argument outside its allowed range."""
+
+
+class ServerError(KGError):
+    """The local Neo4j server (`kg neo4j …`) could not be fetched, started or stopped."""

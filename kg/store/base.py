@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from contextlib import AbstractContextManager, nullcontext
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from kg.errors import InvalidArgument
@@ -118,6 +118,20 @@ class BatchedReads(ABC):
     @abstractmethod
     def concepts_of_papers(self, ids: Sequence[str]) -> list[list[Concept]]:
         """Heaviest mention first."""
+
+    def lists_of(self, kind: str, keys: Sequence[str], names: Collection[str]) -> dict[str, list[list]]:
+        """Several lists of papers (``authors``, ``areas``, ``concepts``) or of authors (``papers``,
+        ``coauthors``) at once, each exactly as its own method gives it: what a query asks for side by
+        side under one node. A store may answer them in one round trip."""
+        methods = {
+            ("paper", "authors"): self.authors_of_papers, ("paper", "areas"): self.areas_of_papers,
+            ("paper", "concepts"): self.concepts_of_papers, ("author", "papers"): self.papers_of_authors,
+            ("author", "coauthors"): self.coauthors_of,
+        }
+        unknown = sorted(n for n in names if (kind, n) not in methods)
+        if unknown:
+            raise ValueError(f"no such {kind} lists: {unknown}")
+        return {name: methods[kind, name](keys) for name in names}
 
     @abstractmethod
     def related_papers(self, ids: Sequence[str], limit: int) -> list[list[RelatedPaper]]:

@@ -205,3 +205,15 @@ def test_source_author_ids_keep_their_first_author(store):
     store.apply(GraphBatch(author_ids={"s2:1": "bo chen", "orcid:0000-0002-1825-0097": "bo chen"}))
     found = store.author_keys_of_ids(["s2:1", "orcid:0000-0002-1825-0097", "s2:404"])
     assert found == {"s2:1": "ann lee", "orcid:0000-0002-1825-0097": "bo chen"}
+
+
+def test_lists_side_by_side_equal_each_list_alone(store):
+    ids = ["p1", "p2", "zz", "p1"]
+    assert store.lists_of("paper", ids, ["concepts", "authors", "areas"]) == {
+        "authors": store.authors_of_papers(ids), "areas": store.areas_of_papers(ids), "concepts": store.concepts_of_papers(ids)}
+    assert store.lists_of("paper", ids, ["areas"]) == {"areas": store.areas_of_papers(ids)}
+    keys = ["ann lee", "bo chen", "nobody", "bo chen"]
+    assert store.lists_of("author", keys, ["papers", "coauthors"]) == {
+        "papers": store.papers_of_authors(keys), "coauthors": store.coauthors_of(keys)}
+    with pytest.raises(ValueError):
+        store.lists_of("paper", ids, ["coauthors"])

@@ -41,13 +41,10 @@ class Loaders:
     author: DataLoader
     concept: DataLoader
     area: DataLoader
-    paper_authors: DataLoader
-    paper_areas: DataLoader
-    paper_concepts: DataLoader
+    paper_lists: DataLoader  # (paper id, "authors" | "areas" | "concepts"): siblings load in one store call
+    author_lists: DataLoader  # (author key, "papers" | "coauthors"): the same for an author
     paper_related: DataLoader
-    author_papers: DataLoader
     author_paper_count: DataLoader
-    author_coauthors: DataLoader
     author_institutions: DataLoader
     concept_paper_count: DataLoader
     concept_related: DataLoader
@@ -63,19 +60,24 @@ class Loaders:
             author=load(s.authors_by_keys),
             concept=load(s.concepts_by_keys),
             area=load(s.areas_by_paths),
-            paper_authors=load(s.authors_of_papers),
-            paper_areas=load(s.areas_of_papers),
-            paper_concepts=load(s.concepts_of_papers),
+            paper_lists=load(partial(_lists, s, "paper")),
+            author_lists=load(partial(_lists, s, "author")),
             paper_related=load(partial(_with_limit, s.related_papers)),
-            author_papers=load(s.papers_of_authors),
             author_paper_count=load(s.paper_counts_of_authors),
-            author_coauthors=load(s.coauthors_of),
             author_institutions=load(s.institutions_of_authors),
             concept_paper_count=load(s.paper_counts_of_concepts),
             concept_related=load(partial(_with_limit, s.related_concepts)),
             area_children=load(s.children_of_areas),
             area_paper_count=load(s.paper_counts_of_areas),
         )
+
+
+def _lists(reads, kind: str, keys: Sequence[tuple[str, str]]) -> list[list]:
+    """(node key, list name) keys -> one ``lists_of`` call for all the names asked together."""
+    nodes = list(dict.fromkeys(key for key, _ in keys))
+    found = reads.lists_of(kind, nodes, sorted({name for _, name in keys}))
+    row = {key: i for i, key in enumerate(nodes)}
+    return [found[name][row[key]] for key, name in keys]
 
 
 def _with_limit(fn: Callable[[Sequence, int], list], keys: Sequence) -> list:

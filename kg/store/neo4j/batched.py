@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from kg.models import Author, Coauthor, Institution, RelatedConcept, RelatedPaper
+from kg.models import Coauthor, Institution, RelatedConcept, RelatedPaper
 from kg.store.base import RELATED_CONCEPTS_SAMPLE
 from kg.store.neo4j import queries as cypher
 
@@ -26,7 +26,7 @@ class Neo4jBatchedReads:
         return self._by_key(cypher.PAPERS_BY_IDS, "ids", ids, lambda r: cypher.paper_of(r["p"]), lambda p: p.id)
 
     def authors_by_keys(self, keys):
-        return self._by_key(cypher.AUTHORS_BY_KEYS, "keys", keys, lambda r: Author(r["key"], r["name"]), lambda a: a.key)
+        return self._by_key(cypher.AUTHORS_BY_KEYS, "keys", keys, cypher.author_of, lambda a: a.key)
 
     def concepts_by_keys(self, keys):
         return self._by_key(cypher.CONCEPTS_BY_KEYS, "keys", keys, lambda r: cypher.concept_of(r["c"]), lambda c: c.key)
@@ -41,13 +41,24 @@ class Neo4jBatchedReads:
         return [list(out.get(k, [])) for k in keys]
 
     def authors_of_papers(self, ids):
-        return self._grouped(cypher.AUTHORS_OF_PAPERS, "ids", ids, "id", lambda r: Author(r["key"], r["name"]))
+        return self._grouped(cypher.AUTHORS_OF_PAPERS, "ids", ids, "id", cypher.author_of)
 
     def areas_of_papers(self, ids):
         return self._grouped(cypher.AREAS_OF_PAPERS, "ids", ids, "id", lambda r: cypher.area_of(r["r"]))
 
     def concepts_of_papers(self, ids):
         return self._grouped(cypher.CONCEPTS_OF_PAPERS, "ids", ids, "id", lambda r: cypher.concept_of(r["c"]))
+
+    def lists_of(self, kind, keys, names):
+        make = {
+            ("paper", "authors"): cypher.author_of, ("paper", "areas"): cypher.area_of, ("paper", "concepts"): cypher.concept_of,
+            ("author", "papers"): cypher.paper_of, ("author", "coauthors"): lambda d: Coauthor(d["key"], d["papers"]),
+        }
+        unknown = sorted(n for n in names if (kind, n) not in make)
+        if unknown:
+            raise ValueError(f"no such {kind} lists: {unknown}")
+        found = {r["k"]: r for r in self._read(cypher.lists_query(kind, sorted(names)), keys=list(dict.fromkeys(keys)))}
+        return {n: [[make[kind, n](d) for d in found[k][n]] if k in found else [] for k in keys] for n in names}
 
     def related_papers(self, ids, limit):
         rows = {r["id"]: r["rows"] for r in self._read(cypher.RELATED_PAPERS, ids=list(dict.fromkeys(ids)), limit=limit)}

@@ -25,7 +25,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from kg.config import Settings
-from kg.errors import KGError
+from kg.errors import ServerError
 
 __all__ = ["LocalNeo4j", "ServerError", "NEO4J_VERSION", "USERNAME", "local_auth", "neo4j_auth", "pid_alive"]
 
@@ -44,10 +44,6 @@ _JVM_FLAGS = [
     "-Djdk.nio.maxCachedBufferSize=1024",
     "-Dlog4j2.disable.jmx=true",
 ]
-
-
-class ServerError(KGError):
-    """The local Neo4j server could not be fetched, started or stopped."""
 
 
 def _need(tool: str, why: str) -> str:

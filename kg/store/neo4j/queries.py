@@ -8,15 +8,19 @@ from __future__ import annotations
 
 from typing import LiteralString
 
-from kg.models import Concept, Paper, ResearchArea
+from kg.models import Author, Concept, Paper, ResearchArea
 
-__all__ = ["paper_filter_query", "paper_of", "concept_of", "area_of"]
+__all__ = ["paper_filter_query", "lists_query", "paper_of", "author_of", "concept_of", "area_of"]
 
 
 # -- rows back to models ------------------------------------------------------------------
 def paper_of(d: dict) -> Paper:
     return Paper(d["id"], d.get("title"), d["label"], d["abstract"], d.get("venue"), d.get("year"),
                  bool(d.get("authors_truncated")), d.get("concept_norm") or 0.0, d.get("citations"))
+
+
+def author_of(d) -> Author:
+    return Author(d["key"], d["name"])
 
 
 def concept_of(d: dict) -> Concept:
@@ -150,6 +154,32 @@ UNWIND $ids AS id
 MATCH (:Paper {id: id})-[m:MENTIONS]->(c:Concept)
 RETURN id, c {.key, .name, .aliases, .broader} AS c ORDER BY id, m.weight DESC, c.key
 """
+# Several lists of each paper or author in one round trip (what sibling fields under one node ask for),
+# from fixed fragments; each list is ordered as its own query above orders it.
+_LISTS: dict[str, tuple[LiteralString, dict[str, LiteralString]]] = {
+    "paper": ("UNWIND $keys AS k MATCH (n:Paper {id: k}) RETURN k", {
+        "authors": "COLLECT { MATCH (a:Author)-[r:AUTHORED]->(n) WITH a, r ORDER BY r.position RETURN a {.key, .name} } AS authors",
+        "areas": "COLLECT { MATCH (n)-[:IN_AREA]->(r:ResearchArea) WITH r ORDER BY r.path RETURN r {.path, .name, .parent} } AS areas",
+        "concepts": "COLLECT { MATCH (n)-[m:MENTIONS]->(c:Concept) WITH c, m ORDER BY m.weight DESC, c.key "
+                    "RETURN c {.key, .name, .aliases, .broader} } AS concepts",
+    }),
+    "author": ("UNWIND $keys AS k MATCH (n:Author {key: k}) RETURN k", {
+        "papers": "COLLECT { MATCH (n)-[:AUTHORED]->(p:Paper) WITH p ORDER BY p.id RETURN p {.*} } AS papers",
+        "coauthors": "COLLECT { MATCH (n)-[r:CO_AUTHORED]-(b:Author) WITH b.key AS key, r.papers AS papers "
+                     "ORDER BY papers DESC, key RETURN {key: key, papers: papers} } AS coauthors",
+    }),
+}
+
+
+def lists_query(kind: str, names: list[str]) -> LiteralString:
+    """``UNWIND $keys`` → each node's key and the asked lists (names from ``_LISTS`` only)."""
+    query, fragments = _LISTS[kind]
+    for name, fragment in fragments.items():
+        if name in names:
+            query += ", " + fragment
+    return query
+
+
 RELATED_PAPERS: LiteralString = """
 UNWIND $ids AS id
 MATCH (:Paper {id: id})-[r:SHARES_CONCEPT]-(q:Paper)

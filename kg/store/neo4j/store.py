@@ -236,7 +236,7 @@ class Neo4jStore(Neo4jBatchedReads, Store):
         needle = " ".join(search.lower().split()) if search else None
         total = self._read(cypher.FIND_AUTHORS_COUNT, needle=needle)[0]["n"]
         records = self._read(cypher.FIND_AUTHORS, needle=needle, offset=offset, limit=limit) if limit else []
-        return Page([Author(r["key"], r["name"]) for r in records], total)
+        return Page([cypher.author_of(r) for r in records], total)
 
     def find_concepts(self, search: str | None, offset: int, limit: int) -> Page:
         needle = " ".join(search.lower().split()) if search else None
@@ -283,7 +283,7 @@ class Neo4jStore(Neo4jBatchedReads, Store):
             keys = sorted(nearest_first(levels, degrees, limit))
         else:
             keys = sorted(levels)
-        authors = {r["key"]: Author(r["key"], r["name"]) for r in self._read(cypher.AUTHORS_BY_KEYS, keys=keys)}
+        authors = {r["key"]: cypher.author_of(r) for r in self._read(cypher.AUTHORS_BY_KEYS, keys=keys)}
         edges = sorted((r["source"], r["target"], r["weight"]) for r in self._read(cypher.EDGES_AMONG, keys=keys))
         return Network([authors[k] for k in keys], edges, len(levels) if limit is not None else None)
 

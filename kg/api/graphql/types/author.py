@@ -29,11 +29,11 @@ class AuthorType:
 
     @strawberry.field
     async def papers(self, info: Info) -> list[PaperType]:
-        return [PaperType(model=p) for p in await info.context.loaders.author_papers.load(self.model.key)]
+        return [PaperType(model=p) for p in await info.context.loaders.author_lists.load((self.model.key, "papers"))]
 
     @strawberry.field(description="Most joint papers first.")
     async def coauthors(self, info: Info) -> list["CoauthorType"]:
-        rows = await info.context.loaders.author_coauthors.load(self.model.key)
+        rows = await info.context.loaders.author_lists.load((self.model.key, "coauthors"))
         authors = await info.context.loaders.author.load_many([r.author_key for r in rows])
         return [CoauthorType(author=AuthorType(model=a), joint_papers=r.joint_papers) for r, a in zip(rows, authors, strict=True) if a]
 

@@ -62,19 +62,19 @@ class PaperType:
     async def authors(self, info: Info) -> list[_Author]:
         from kg.api.graphql.types.author import AuthorType
 
-        return [AuthorType(model=a) for a in await info.context.loaders.paper_authors.load(self.model.id)]
+        return [AuthorType(model=a) for a in await info.context.loaders.paper_lists.load((self.model.id, "authors"))]
 
     @strawberry.field
     async def areas(self, info: Info) -> list[_Area]:
         from kg.api.graphql.types.area import ResearchAreaType
 
-        return [ResearchAreaType(model=a) for a in await info.context.loaders.paper_areas.load(self.model.id)]
+        return [ResearchAreaType(model=a) for a in await info.context.loaders.paper_lists.load((self.model.id, "areas"))]
 
     @strawberry.field(description="Key concepts, most important first.")
     async def concepts(self, info: Info) -> list[_Concept]:
         from kg.api.graphql.types.concept import ConceptType
 
-        return [ConceptType(model=c) for c in await info.context.loaders.paper_concepts.load(self.model.id)]
+        return [ConceptType(model=c) for c in await info.context.loaders.paper_lists.load((self.model.id, "concepts"))]
 
     @strawberry.field(description="Papers joined by shared concepts, best first; never the paper itself.")
     async def related(self, info: Info, first: int | None = 10) -> list["RelatedPaperType"]:
