@@ -190,7 +190,7 @@ def load(url: str, bodies: list[str], concurrency: int, duration: float, pids: l
     cpu = sum(cpu_seconds(p) for p in pids) - before
     requests, gql_errors, p50, p99, socket_errors = map(int, re.search(r"KG_BENCH (\d+) (\d+) (\d+) (\d+) (\d+)", out).groups())
     return {"req_s": round(requests / duration, 1), "p50_ms": round(p50 / 1000, 1), "p99_ms": round(p99 / 1000, 1),
-            "errors": gql_errors + socket_errors, "cpu_ms_per_req": round(1000 * cpu / max(requests, 1), 2), "requests": requests}
+            "errors": gql_errors + socket_errors, "graphql_or_http_errors": gql_errors, "socket_errors": socket_errors, "cpu_ms_per_req": round(1000 * cpu / max(requests, 1), 2), "requests": requests}
 
 
 # -- abuse -------------------------------------------------------------------------------------------
