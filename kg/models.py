@@ -129,7 +129,7 @@ class Stats:
 
 @dataclass(frozen=True, slots=True)
 class Page:
-    """A slice of an ordered result plus the size of the whole result."""
+    """A slice of an ordered result plus the size of the whole result (None when it was not counted)."""
 
     items: list = field(default_factory=list)
-    total: int = 0
+    total: int | None = 0

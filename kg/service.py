@@ -175,17 +175,27 @@ class KGService:
             order=query.order,
         )
 
-    def papers(self, query: PaperQuery, offset: int, limit: int) -> Page:
+    def papers(self, query: PaperQuery, offset: int, limit: int, *, count: bool = True) -> Page:
+        """A page of the papers the query matches; ``count=False`` leaves ``total`` None (see ``count_papers``)."""
         paper_filter = self._paper_filter(query)
-        return Page([], 0) if paper_filter is None else self.store.find_papers(paper_filter, offset, limit)
+        if paper_filter is None:
+            return Page([], 0 if count else None)
+        return self.store.find_papers(paper_filter, offset, limit, count=count)
+
+    def count_papers(self, query: PaperQuery) -> int:
+        paper_filter = self._paper_filter(query)
+        return 0 if paper_filter is None else self.store.count_papers(paper_filter)
 
     def paper_facets(self, query: PaperQuery) -> Facets:
         """Papers per year and per venue among those the query matches."""
         paper_filter = self._paper_filter(query)
         return Facets([], []) if paper_filter is None else self.store.paper_facets(paper_filter)
 
-    def papers_with_concept_key(self, key: str, offset: int, limit: int) -> Page:
-        return self.store.find_papers(PaperFilter(concept=key), offset, limit)
+    def papers_with_concept_key(self, key: str, offset: int, limit: int, *, count: bool = True) -> Page:
+        return self.store.find_papers(PaperFilter(concept=key), offset, limit, count=count)
+
+    def count_papers_with_concept_key(self, key: str) -> int:
+        return self.store.count_papers(PaperFilter(concept=key))
 
     def authors(self, search: str | None, offset: int, limit: int) -> Page:
         return self.store.find_authors(search, offset, limit)

@@ -228,8 +228,13 @@ class Store(BatchedReads):
         """Concept key for a canonical name or an alias, case-insensitive."""
 
     @abstractmethod
-    def find_papers(self, paper_filter: PaperFilter, offset: int, limit: int) -> Page:
-        """Papers by id; with a concept filter, by that mention's weight (heaviest first), then id."""
+    def find_papers(self, paper_filter: PaperFilter, offset: int, limit: int, *, count: bool = True) -> Page:
+        """Papers by id; with a concept filter, by that mention's weight (heaviest first), then id.
+        With ``count=False`` the page's ``total`` is None (a store may then skip counting)."""
+
+    def count_papers(self, paper_filter: PaperFilter) -> int:
+        """How many papers the filter matches."""
+        return self.find_papers(paper_filter, 0, 0).total
 
     @abstractmethod
     def paper_facets(self, paper_filter: PaperFilter) -> Facets:

@@ -67,3 +67,23 @@ def test_the_app_closes_the_store_it_owns_when_it_shuts_down(seeded_embedded):
     with TestClient(create_app(KGService(shared, seeded_embedded.settings))) as client:
         assert client.get("/healthz").status_code == 200
     assert shared.calls["close"] == 0  # not its own: the caller closes it
+
+
+def test_total_count_is_counted_only_when_asked(seeded_embedded):
+    store = CountingStore(seeded_embedded.store)
+    svc = KGService(store, seeded_embedded.settings, extractor=seeded_embedded.extractor)
+    total = seeded_embedded.stats().papers
+    with TestClient(create_app(svc)) as client:
+        def page(fields: str, first: int, after: str | None = None) -> dict:
+            body = client.post("/graphql", json={"query": f"query($a: String) {{ papers(first: {first}, after: $a) {{ {fields} }} }}",
+                                                 "variables": {"a": after}}).json()
+            assert "errors" not in body, body
+            return body["data"]["papers"]
+
+        first = page("edges { node { id } } pageInfo { hasNextPage endCursor }", total - 1)
+        assert store.calls["count_papers"] == 0 and first["pageInfo"]["hasNextPage"] is True
+        last = page("edges { node { id } } pageInfo { hasNextPage }", 5, first["pageInfo"]["endCursor"])
+        assert len(last["edges"]) == 1 and last["pageInfo"]["hasNextPage"] is False and store.calls["count_papers"] == 0
+        exact = page("pageInfo { hasNextPage }", total)
+        assert exact["pageInfo"]["hasNextPage"] is False
+        assert page("totalCount", 1)["totalCount"] == total and store.calls["count_papers"] == 1

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Awaitable, Callable
 from typing import Generic, TypeVar
 
 import strawberry
 
 from kg.errors import InvalidArgument
 
-__all__ = ["Connection", "Edge", "PageInfo", "page_window", "check_first", "MAX_FIRST", "DEFAULT_FIRST", "connection"]
+__all__ = ["Connection", "Edge", "PageInfo", "page_window", "check_first", "MAX_FIRST", "DEFAULT_FIRST", "connection", "uncounted_connection"]
 
 T = TypeVar("T")
 MAX_FIRST = 100
@@ -31,9 +32,14 @@ class Edge(Generic[T]):
 
 @strawberry.type
 class Connection(Generic[T]):
-    total_count: int
     edges: list[Edge[T]]
     page_info: PageInfo
+    total: strawberry.Private[int | None] = None
+    count: strawberry.Private[Callable[[], Awaitable[int]] | None] = None  # asked only if totalCount is selected
+
+    @strawberry.field
+    async def total_count(self) -> int:
+        return self.total if self.total is not None else await self.count()
 
 
 DEFAULT_FIRST = 20
@@ -76,4 +82,11 @@ def page_window(first: int | None, after: str | None, default: int = DEFAULT_FIR
 def connection(items: list, total: int, offset: int, wrap) -> Connection:
     edges = [Edge(cursor=encode_cursor(offset + i), node=wrap(item)) for i, item in enumerate(items)]
     end = edges[-1].cursor if edges else None
-    return Connection(total_count=total, edges=edges, page_info=PageInfo(has_next_page=offset + len(items) < total, end_cursor=end))
+    return Connection(edges=edges, page_info=PageInfo(has_next_page=offset + len(items) < total, end_cursor=end), total=total)
+
+
+def uncounted_connection(items: list, offset: int, limit: int, wrap, count: Callable[[], Awaitable[int]]) -> Connection:
+    """A page fetched with one item more than ``limit`` (that one only tells whether there is a next page);
+    the total is counted only when a client selects ``totalCount``."""
+    connection_ = connection(items[:limit], offset + len(items), offset, wrap)
+    return Connection(edges=connection_.edges, page_info=connection_.page_info, count=count)

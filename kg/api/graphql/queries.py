@@ -5,10 +5,12 @@ from __future__ import annotations
 from enum import Enum
 from typing import Annotated
 
+from functools import partial
+
 import strawberry
 
 from kg.api.graphql.context import Info
-from kg.api.graphql.pagination import DEFAULT_FIRST, Connection, check_first, connection, page_window
+from kg.api.graphql.pagination import DEFAULT_FIRST, Connection, check_first, connection, page_window, uncounted_connection
 from kg.api.graphql.types.area import ResearchAreaType
 from kg.api.graphql.types.author import AuthorType
 from kg.api.graphql.types.concept import ConceptType
@@ -104,8 +106,10 @@ class Query:
         order_by: PaperOrderEnum = PaperOrderEnum.ID,
     ) -> Connection[PaperType]:
         offset, limit = page_window(first, after, default=DEFAULT_FIRST)
-        page = await info.context.call(info.context.service.papers, _query(filter, order_by), offset, limit)
-        return connection(page.items, page.total, offset, lambda p: PaperType(model=p))
+        query, call = _query(filter, order_by), info.context.call
+        page = await call(partial(info.context.service.papers, count=False), query, offset, limit + 1)
+        return uncounted_connection(page.items, offset, limit, lambda p: PaperType(model=p),
+                                    lambda: call(info.context.service.count_papers, query))
 
     @strawberry.field(description="Counts per year and per venue of the papers a filter matches.")
     async def paper_facets(self, info: Info, filter: PaperFilterInput | None = None) -> PaperFacetsType:

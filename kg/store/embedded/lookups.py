@@ -100,7 +100,7 @@ class Lookups(GraphView):
         assert order in PAPER_ORDERS, order  # "citations" or "year": the node attribute of that name, most first
         return lambda n: (-(nodes[n].get(order) if nodes[n].get(order) is not None else -1), nodes[n]["id"])
 
-    def find_papers(self, paper_filter: PaperFilter, offset: int, limit: int) -> Page:
+    def find_papers(self, paper_filter: PaperFilter, offset: int, limit: int, *, count: bool = True) -> Page:
         g = self.graph
         if paper_filter.selects_all():  # every paper: from the cached order
             pool = self._papers_in_order(paper_filter.order)

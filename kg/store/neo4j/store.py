@@ -213,10 +213,10 @@ class Neo4jStore(Neo4jBatchedReads, Store):
         params["words"] = params.pop("text")
         return active, params
 
-    def find_papers(self, paper_filter: PaperFilter, offset: int, limit: int) -> Page:
+    def find_papers(self, paper_filter: PaperFilter, offset: int, limit: int, *, count: bool = True) -> Page:
         active, params = self._filter_params(paper_filter)
-        total = self._read(cypher.paper_filter_query(active, count=True), **params)[0]["n"]
-        if total <= offset or limit == 0:
+        total = self._read(cypher.paper_filter_query(active, count=True), **params)[0]["n"] if count else None
+        if (total is not None and total <= offset) or limit == 0:
             return Page([], total)
         records = self._read(cypher.paper_filter_query(active, order_by=paper_filter.order), offset=offset, limit=limit, **params)
         return Page([cypher.paper_of(r["p"]) for r in records], total)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import strawberry
 
 from kg.api.graphql.context import Info
-from kg.api.graphql.pagination import DEFAULT_FIRST, Connection, connection, page_window
+from kg.api.graphql.pagination import DEFAULT_FIRST, Connection, page_window, uncounted_connection
 from kg.api.graphql.types.paper import PaperType
 from kg.models import ResearchArea
 from kg.service import PaperQuery
@@ -47,5 +49,7 @@ class ResearchAreaType:
     @strawberry.field
     async def papers(self, info: Info, first: int | None = 20, after: str | None = None) -> Connection[PaperType]:
         offset, limit = page_window(first, after, default=DEFAULT_FIRST)
-        page = await info.context.call(info.context.service.papers, PaperQuery(area=self.model.path), offset, limit)
-        return connection(page.items, page.total, offset, lambda p: PaperType(model=p))
+        query, call = PaperQuery(area=self.model.path), info.context.call
+        page = await call(partial(info.context.service.papers, count=False), query, offset, limit + 1)
+        return uncounted_connection(page.items, offset, limit, lambda p: PaperType(model=p),
+                                    lambda: call(info.context.service.count_papers, query))
