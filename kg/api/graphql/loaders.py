@@ -14,10 +14,10 @@ from starlette.concurrency import run_in_threadpool
 from strawberry.dataloader import DataLoader
 
 from kg.service import KGService
+from kg.store.base import RELATED_LIMIT  # the most a `related(first:)` may ask for
 
 __all__ = ["Loaders", "RELATED_LIMIT", "call_store"]
 
-RELATED_LIMIT = 100  # the most a `related(first:)` may ask for
 
 
 async def call_store(service: KGService, fn, *args):

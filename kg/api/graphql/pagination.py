@@ -11,7 +11,7 @@ import strawberry
 
 from kg.errors import InvalidArgument
 
-__all__ = ["Connection", "Edge", "PageInfo", "page_window", "check_first", "MAX_FIRST", "DEFAULT_FIRST", "connection", "uncounted_connection"]
+__all__ = ["Connection", "Edge", "PageInfo", "page_window", "check_first", "MAX_FIRST", "DEFAULT_FIRST", "connection", "lazily_counted"]
 
 T = TypeVar("T")
 MAX_FIRST = 100
@@ -85,8 +85,15 @@ def connection(items: list, total: int, offset: int, wrap) -> Connection:
     return Connection(edges=edges, page_info=PageInfo(has_next_page=offset + len(items) < total, end_cursor=end), total=total)
 
 
-def uncounted_connection(items: list, offset: int, limit: int, wrap, count: Callable[[], Awaitable[int]]) -> Connection:
-    """A page fetched with one item more than ``limit`` (that one only tells whether there is a next page);
-    the total is counted only when a client selects ``totalCount``."""
-    connection_ = connection(items[:limit], offset + len(items), offset, wrap)
-    return Connection(edges=connection_.edges, page_info=connection_.page_info, count=count)
+async def lazily_counted(call, fetch, count, first: int | None, after: str | None, wrap) -> Connection:
+    """A connection whose total is counted only when a client selects ``totalCount``.
+
+    ``fetch(offset, limit)`` gives a Page (its ``total`` is not read: stores skip counting for it); it is asked
+    for one item more than the page, which only tells whether there is a next page. ``count()`` gives the
+    total. Both run through ``call``.
+    """
+    offset, limit = page_window(first, after)
+    page = await call(fetch, offset, limit + 1)
+    edges = [Edge(cursor=encode_cursor(offset + i), node=wrap(item)) for i, item in enumerate(page.items[:limit])]
+    info = PageInfo(has_next_page=len(page.items) > limit, end_cursor=edges[-1].cursor if edges else None)
+    return Connection(edges=edges, page_info=info, count=lambda: call(count))

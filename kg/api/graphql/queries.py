@@ -10,7 +10,7 @@ from functools import partial
 import strawberry
 
 from kg.api.graphql.context import Info
-from kg.api.graphql.pagination import DEFAULT_FIRST, Connection, check_first, connection, page_window, uncounted_connection
+from kg.api.graphql.pagination import DEFAULT_FIRST, Connection, check_first, connection, page_window, lazily_counted
 from kg.api.graphql.types.area import ResearchAreaType
 from kg.api.graphql.types.author import AuthorType
 from kg.api.graphql.types.concept import ConceptType
@@ -105,11 +105,9 @@ class Query:
         self, info: Info, filter: PaperFilterInput | None = None, first: int | None = 20, after: str | None = None,
         order_by: PaperOrderEnum = PaperOrderEnum.ID,
     ) -> Connection[PaperType]:
-        offset, limit = page_window(first, after, default=DEFAULT_FIRST)
-        query, call = _query(filter, order_by), info.context.call
-        page = await call(partial(info.context.service.papers, count=False), query, offset, limit + 1)
-        return uncounted_connection(page.items, offset, limit, lambda p: PaperType(model=p),
-                                    lambda: call(info.context.service.count_papers, query))
+        query, service = _query(filter, order_by), info.context.service
+        return await lazily_counted(info.context.call, partial(service.papers, query, count=False),
+                                    partial(service.count_papers, query), first, after, lambda p: PaperType(model=p))
 
     @strawberry.field(description="Counts per year and per venue of the papers a filter matches.")
     async def paper_facets(self, info: Info, filter: PaperFilterInput | None = None) -> PaperFacetsType:

@@ -6,12 +6,10 @@ import heapq
 from collections import Counter
 
 from kg.models import Coauthor, Institution, RelatedConcept, RelatedPaper
-from kg.store.base import RELATED_CONCEPTS_SAMPLE
+from kg.store.base import RELATED_CONCEPTS_SAMPLE, RELATED_LIMIT
 from kg.store.embedded.graph import GraphView, node_id
 
 __all__ = ["EmbeddedBatchedReads"]
-
-RELATED_LIMIT = 100  # the most related concepts the API asks for (its loaders' limit)
 
 
 class EmbeddedBatchedReads(GraphView):

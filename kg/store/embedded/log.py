@@ -230,8 +230,9 @@ class GraphLog:
             return _batch_from_snapshot(obj)
         return batch_from_json(_read_gzip_json(self.folder / name))
 
-    def append(self, batch: GraphBatch, expected: list[str]) -> list[str]:
-        """Commit one batch after ``expected``; refuse when another writer committed since. Returns the new list."""
+    def append(self, batch: GraphBatch, expected: list[str]) -> tuple[list[str], tuple[str, int] | None]:
+        """Commit one batch after ``expected``; refuse when another writer committed since. Returns what
+        ``state()`` would then: the new list of batches and the newest checkpoint (from the same manifest read)."""
         self.folder.mkdir(parents=True, exist_ok=True)
         name = f"{len(expected) + 1:06d}-{secrets.token_hex(4)}.json.gz"
         payload = json.dumps(batch_to_json(batch), separators=(",", ":")).encode("utf-8")
@@ -247,7 +248,7 @@ class GraphLog:
         names = [*expected, name]
         current = obj.get("checkpoint")
         self._remove_leftovers(set(names), current["file"] if current else None)
-        return names
+        return names, (current["file"], current["covers"]) if current else None
 
     def _write_atomically(self, target: Path, data: bytes) -> None:
         fd, tmp = tempfile.mkstemp(prefix=".graph-", suffix=".tmp", dir=target.parent)

@@ -113,6 +113,10 @@ class Lookups(GraphView):
             hits.sort(key=self._order_key(paper_filter.order))
         return Page([self._paper(n) for n in hits[offset : offset + limit]], len(hits))
 
+    def count_papers(self, paper_filter: PaperFilter) -> int:
+        """The matches counted, not sorted or turned into papers (as ``find_papers`` would)."""
+        return len(self._matching_papers(paper_filter))
+
     def paper_facets(self, paper_filter: PaperFilter) -> Facets:
         def count() -> Facets:
             nodes = self.graph.nodes

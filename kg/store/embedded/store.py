@@ -174,13 +174,12 @@ class EmbeddedStore(Lookups, EmbeddedBatchedReads, Store):
             raise StoreError(f"{self.data_dir} changed while this ingest ran (another ingest?); nothing was written, run it again")
         if not adds_anything(g, batch):
             return
-        self._names = self.log.append(batch, expected)
+        self._names, checkpoint = self.log.append(batch, expected)
         try:
             apply_batch(g, batch)
         except BaseException:
             self._graph = None  # committed but not applied in memory: read it back from the log next time
             raise
-        checkpoint = self.log.checkpoint()
         if len(self._names) - (checkpoint[1] if checkpoint else 0) >= CHECKPOINT_EVERY:
             self.log.write_checkpoint(g, self._names)
         self._version, self._derived = self.log.version(), {}

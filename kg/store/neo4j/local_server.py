@@ -31,6 +31,7 @@ __all__ = ["LocalNeo4j", "ServerError", "NEO4J_VERSION", "USERNAME", "local_auth
 
 NEO4J_VERSION = "5.26.0"
 USERNAME = "neo4j"
+PASSWORD_FILE = "kg-neo4j.password"  # in the data folder, mode 0600
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 _LAUNCHER_SRC = Path(__file__).resolve().parent / "launcher"
 # The module opens Neo4j's own neo4j.conf asks for on Java 17.
@@ -93,7 +94,7 @@ class LocalNeo4j:
 
     @property
     def password_file(self) -> Path:
-        return self.data_dir / "kg-neo4j.password"
+        return self.data_dir / PASSWORD_FILE
 
     def password(self) -> str:
         """The server's password, generated (mode 0600) the first time."""
@@ -106,17 +107,19 @@ class LocalNeo4j:
             fd = os.open(self.password_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         except FileExistsError:  # another start made it first
             return self.password_file.read_text().strip()
+        password = secrets.token_urlsafe(24)
         with os.fdopen(fd, "w") as out:
-            out.write(secrets.token_urlsafe(24) + "\n")
-        return self.password_file.read_text().strip()
+            out.write(password + "\n")
+        return password
 
-    def _ensure_password(self, java: str, classpath: str, say) -> None:
+    def _ensure_password(self, java: str, classpath: str, say) -> str:
         """Set the password file's password in the database when it is not the one set last (first start,
         a folder from before auth, or a password file the user replaced). Bolt stays off meanwhile."""
         marker = self.data_dir / "kg-neo4j.password-set"
-        digest = hashlib.sha256(self.password().encode()).hexdigest()
+        password = self.password()
+        digest = hashlib.sha256(password.encode()).hexdigest()
         if marker.exists() and marker.read_text().strip() == digest:
-            return
+            return password
         say("setting the Neo4j password (kept in the data folder, mode 0600)")
         result = subprocess.run(
             [java, *_JVM_FLAGS, "-cp", classpath, "kg.Neo4jServer", "--data", str(self.data_dir.resolve() / "db"),
@@ -127,6 +130,7 @@ class LocalNeo4j:
             tail = (result.stdout + result.stderr).strip().splitlines()[-20:]
             raise ServerError("could not set the Neo4j password:\n" + "\n".join(tail))
         marker.write_text(digest + "\n")
+        return password
 
     # -- fetching -------------------------------------------------------------------------
     def fetch(self, *, tries: int = 5, say=print) -> Path:
@@ -195,7 +199,7 @@ class LocalNeo4j:
         java = _need("java", "run Neo4j")
         self.data_dir.mkdir(parents=True, exist_ok=True)
         classpath = f"{self.cache_dir / 'classes'}{os.pathsep}{lib}/*"
-        self._ensure_password(java, classpath, say)
+        password = self._ensure_password(java, classpath, say)
         cmd = [java, *_JVM_FLAGS, "-cp", classpath, "kg.Neo4jServer",
                "--port", str(self.port), "--data", str(self.data_dir.resolve() / "db")]
         with self.log_file.open("ab") as log:
@@ -210,18 +214,18 @@ class LocalNeo4j:
                 self.pid_file.unlink(missing_ok=True)
                 tail = self.log_file.read_text(errors="replace").strip().splitlines()[-20:]
                 raise ServerError("Neo4j exited while starting:\n" + "\n".join(tail))
-            if _answers(self.port) and self._bolt_ready():
+            if _answers(self.port) and self._bolt_ready(password):
                 return self.uri
             time.sleep(0.5)
         self.stop(say=lambda *_: None)
         raise ServerError(f"Neo4j did not answer on port {self.port} within {timeout:.0f}s; see {self.log_file}")
 
-    def _bolt_ready(self) -> bool:
+    def _bolt_ready(self, password: str) -> bool:
         from neo4j import GraphDatabase
         from neo4j.exceptions import Neo4jError, ServiceUnavailable
 
         try:
-            with GraphDatabase.driver(self.uri, auth=(USERNAME, self.password()), connection_timeout=2, notifications_min_severity="OFF") as driver:
+            with GraphDatabase.driver(self.uri, auth=(USERNAME, password), connection_timeout=2, notifications_min_severity="OFF") as driver:
                 driver.verify_connectivity()
                 driver.execute_query("RETURN 1")
             return True
@@ -280,7 +284,7 @@ def local_auth(uri: str | None, registry: Path) -> tuple[str, str] | None:
     for _, running_port, data in running_servers(registry):
         if running_port == port:
             try:
-                return USERNAME, (data / "kg-neo4j.password").read_text().strip()
+                return USERNAME, (data / PASSWORD_FILE).read_text().strip()
             except OSError:
                 return None
     return None

@@ -76,8 +76,7 @@ class Neo4jStore(Neo4jBatchedReads, Store):
         self.driver.close()
 
     def migrate(self) -> list[str]:
-        with self._driver_errors("Neo4j refused the connection"):
-            self.driver.verify_connectivity()
+        self._verify_connectivity()
         with self._driver_errors("a migration failed"):
             return [m.path.name for m in apply_migrations(self.driver, self.database)]
 
@@ -114,10 +113,13 @@ class Neo4jStore(Neo4jBatchedReads, Store):
             with self.driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS, fetch_size=-1) as session:
                 return list(session.run(cypher, params))
 
-    def check(self) -> None:
+    def _verify_connectivity(self) -> None:
         with self._driver_errors("Neo4j refused the connection"):
             self.driver.verify_connectivity()
         self._unreachable_until = 0.0
+
+    def check(self) -> None:
+        self._verify_connectivity()
         ensure_current(self.driver, self.database)
 
     # -- writing ----------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from functools import partial
 import strawberry
 
 from kg.api.graphql.context import Info
-from kg.api.graphql.pagination import DEFAULT_FIRST, Connection, page_window, uncounted_connection
+from kg.api.graphql.pagination import Connection, lazily_counted
 from kg.api.graphql.types.paper import PaperType
 from kg.models import ResearchArea
 from kg.service import PaperQuery
@@ -48,8 +48,6 @@ class ResearchAreaType:
 
     @strawberry.field
     async def papers(self, info: Info, first: int | None = 20, after: str | None = None) -> Connection[PaperType]:
-        offset, limit = page_window(first, after, default=DEFAULT_FIRST)
-        query, call = PaperQuery(area=self.model.path), info.context.call
-        page = await call(partial(info.context.service.papers, count=False), query, offset, limit + 1)
-        return uncounted_connection(page.items, offset, limit, lambda p: PaperType(model=p),
-                                    lambda: call(info.context.service.count_papers, query))
+        query, service = PaperQuery(area=self.model.path), info.context.service
+        return await lazily_counted(info.context.call, partial(service.papers, query, count=False),
+                                    partial(service.count_papers, query), first, after, lambda p: PaperType(model=p))

@@ -7,7 +7,7 @@ from functools import partial
 import strawberry
 
 from kg.api.graphql.context import Info
-from kg.api.graphql.pagination import DEFAULT_FIRST, Connection, check_first, page_window, uncounted_connection
+from kg.api.graphql.pagination import Connection, check_first, lazily_counted
 from kg.api.graphql.types.paper import PaperType
 from kg.models import Concept
 
@@ -43,11 +43,10 @@ class ConceptType:
 
     @strawberry.field(description="Papers that mention it, the ones most about it first.")
     async def papers(self, info: Info, first: int | None = 20, after: str | None = None) -> Connection[PaperType]:
-        offset, limit = page_window(first, after, default=DEFAULT_FIRST)
-        service, call, key = info.context.service, info.context.call, self.model.key
-        page = await call(partial(service.papers_with_concept_key, count=False), key, offset, limit + 1)
-        return uncounted_connection(page.items, offset, limit, lambda p: PaperType(model=p),
-                                    lambda: call(service.count_papers_with_concept_key, key))
+        service, key = info.context.service, self.model.key
+        return await lazily_counted(info.context.call, partial(service.papers_with_concept_key, key, count=False),
+                                    partial(service.count_papers_with_concept_key, key), first, after,
+                                    lambda p: PaperType(model=p))
 
     @strawberry.field(description="Concepts that share papers with this one, most shared first.")
     async def related(self, info: Info, first: int | None = 10) -> list["RelatedConceptType"]:
