@@ -1,5 +1,6 @@
 // Build what the browser loads into kg/api/static/ (committed, so that pip users need no Node):
-//   explorer/   the explorer: app.js (bundled with esbuild), index.html, style.css
+//   explorer/   the explorer: app.js (bundled with esbuild from src/main.js); its index.html and
+//               style.css are written by hand in kg/api/static/explorer/ and copied to another OUT_DIR
 //   vendor/     GraphiQL and React, the exact files strawberry's GraphiQL page loads from unpkg,
 //               at the same paths, so that /graphql works offline with its integrity hashes.
 // Usage: npm ci --prefix explorer && npm run build --prefix explorer [-- OUT_DIR]
@@ -9,7 +10,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const out = process.argv[2] || join(here, "..", "kg", "api", "static");
+const shipped = join(here, "..", "kg", "api", "static");
+const out = process.argv[2] || shipped;
 
 const VENDOR = [
   ["react", "umd/react.production.min.js"],
@@ -21,7 +23,7 @@ const VENDOR = [
   ["@graphiql/plugin-explorer", "dist/index.umd.js"],
 ];
 
-rmSync(join(out, "explorer"), { recursive: true, force: true });
+rmSync(join(out, "explorer", "app.js"), { force: true });
 rmSync(join(out, "vendor"), { recursive: true, force: true });
 mkdirSync(join(out, "explorer"), { recursive: true });
 
@@ -35,7 +37,7 @@ await build({
   outfile: join(out, "explorer", "app.js"),
   logLevel: "warning",
 });
-for (const name of ["index.html", "style.css"]) cpSync(join(here, "src", name), join(out, "explorer", name));
+if (out !== shipped) for (const name of ["index.html", "style.css"]) cpSync(join(shipped, "explorer", name), join(out, "explorer", name));
 
 for (const [pkg, file] of VENDOR) {
   const version = JSON.parse(readFileSync(join(here, "node_modules", pkg, "package.json"), "utf8")).version;

@@ -55,8 +55,18 @@ def main() -> None:
 @click.option("--skip-invalid", is_flag=True, help="Skip bad records (counted, written to --rejects) instead of failing.")
 @click.option("--rejects", type=click.Path(dir_okay=False), default="kg-rejects.jsonl", show_default=True,
               help="Where --skip-invalid writes the records it skipped, with file, line and error.")
-def ingest(paths: tuple[str, ...], skip_invalid: bool, rejects: str) -> None:
+@click.option("--engine", type=click.Choice(["local", "spark"]), default="local", show_default=True,
+              help="spark: the same ingest on Apache Spark (pip install kg[spark]), a first load into Neo4j or Parquet.")
+@click.option("--master", help="With --engine spark: the Spark master URL (default local[*], or spark-submit's).")
+@click.option("--output", type=click.Choice(["neo4j", "parquet"]), default="neo4j", show_default=True,
+              help="With --engine spark: where the graph goes.")
+@click.option("--stages", type=click.Path(file_okay=False), help="With --engine spark: keep each stage as Parquet here (and resume from it).")
+def ingest(paths: tuple[str, ...], skip_invalid: bool, rejects: str, engine: str, master: str | None,
+           output: str, stages: str | None) -> None:
     """Add paper listings (.txt) and JSON Lines records (.jsonl, .json; also .gz), files or folders."""
+    if engine == "spark":
+        _ingest_spark(paths, skip_invalid, master, output, stages)
+        return
     service = _service()
     rejected = _Rejects(Path(rejects)) if skip_invalid else None
     try:
@@ -71,6 +81,18 @@ def ingest(paths: tuple[str, ...], skip_invalid: bool, rejects: str) -> None:
         click.echo(f"skipped {rejected.count} invalid record(s), written to {rejected.path}; the first:", err=True)
         for message in rejected.first:
             click.echo(f"  {message}", err=True)
+
+
+def _ingest_spark(paths, skip_invalid: bool, master: str | None, output: str, stages: str | None) -> None:
+    try:
+        from kg.spark.engine import ingest_spark, summary_lines
+        import pyspark  # noqa: F401
+    except ImportError as exc:
+        raise click.ClickException(f"the Spark engine needs pyspark: pip install 'kg[spark]' ({exc})") from exc
+    if skip_invalid:
+        raise click.UsageError("--skip-invalid is not available with --engine spark: fix or remove the bad records first")
+    for line in summary_lines(ingest_spark(paths, get_settings(), master=master, output=output, stages_dir=stages)):
+        click.echo(line)
 
 
 def _summary_lines(summary) -> list[str]:

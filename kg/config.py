@@ -40,6 +40,9 @@ class Settings(BaseSettings):
     max_coauthor_byline: int = Field(default=100, alias="KG_MAX_COAUTHOR_BYLINE", ge=2,
                                      description="longest byline that still adds co-author pairs")
 
+    spark_connector_jar: Path | None = Field(default=None, alias="KG_SPARK_CONNECTOR_JAR",
+                                             description="the Neo4j Spark connector jar (default: fetched into ~/.m2)")
+
     max_depth: int = Field(default=10, alias="KG_GRAPHQL_MAX_DEPTH", ge=2)
     max_network_depth: int = Field(default=3, alias="KG_MAX_NETWORK_DEPTH", ge=1)
     max_cost: int = Field(default=5_000_000, alias="KG_GRAPHQL_MAX_COST", ge=1, description="largest operation cost accepted")

@@ -28,6 +28,9 @@ class ReaderError(KGError):
         where = f"{self.path}:{line}" if line is not None else self.path
         super().__init__(f"{where}: {message}")
 
+    def __reduce__(self):  # picklable, so that a Spark worker can hand a bad line back to the driver
+        return type(self), (self.path, self.line, self.message)
+
 
 class ExtractionError(KGError):
     """The extraction pipeline could not be set up (e.g. no spaCy model)."""

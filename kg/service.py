@@ -9,6 +9,7 @@ from pathlib import Path
 
 from kg.config import Settings
 from kg.errors import InvalidArgument
+from kg.extract.normalize import phrase_key
 from kg.cards import Cards
 from kg.graph.identity import author_key
 from kg.ingest import Ingest, IngestSummary, Progress, no_progress
@@ -19,7 +20,19 @@ from kg.store.base import PAPER_ORDERS, BatchedReads, Network, PaperFilter, Stor
 if TYPE_CHECKING:  # spaCy loads only when something is extracted: `kg stats` and reads stay fast
     from kg.extract.pipeline import ConceptExtractor, DocumentInput, ExtractedConcept
 
-__all__ = ["KGService", "IngestSummary", "PaperQuery"]
+__all__ = ["KGService", "IngestSummary", "PaperQuery", "concept_lookup_terms"]
+
+
+def concept_lookup_terms(name: str) -> tuple[list[str], list[str]]:
+    """How a user's spelling of a concept is looked up, on every store: (keys to try exactly,
+    in order; lower-cased names to match against concept names and aliases).
+
+    >>> concept_lookup_terms("Xray  Methods")
+    (['xray method', 'xray methods'], ['xray methods', 'xray method'])
+    """
+    wanted = " ".join(name.lower().split())
+    key = phrase_key(wanted)
+    return list(dict.fromkeys([key, wanted])), list(dict.fromkeys([wanted, key]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +154,7 @@ class KGService:
         return self.store.authors_by_keys([author_key(name)])[0]
 
     def concept(self, name: str) -> Concept | None:
-        key = self.store.resolve_concept(name)
+        key = self.store.resolve_concept(*concept_lookup_terms(name))
         return None if key is None else self.store.concepts_by_keys([key])[0]
 
     def research_areas(self) -> list[ResearchArea]:
@@ -161,7 +174,7 @@ class KGService:
             raise InvalidArgument(f"order must be one of {', '.join(PAPER_ORDERS)}")
         concept_key = None
         if query.concept is not None:
-            concept_key = self.store.resolve_concept(query.concept)
+            concept_key = self.store.resolve_concept(*concept_lookup_terms(query.concept))
             if concept_key is None:
                 return None
         return PaperFilter(
@@ -241,7 +254,7 @@ class KGService:
                 raise InvalidArgument(f"depth must be between 1 and {self.settings.max_network_depth}, got {depth}")
             return export.author_neighbourhood(self.store, found.key, depth)
         if concept is not None:
-            key = self.store.resolve_concept(concept)
+            key = self.store.resolve_concept(*concept_lookup_terms(concept))
             if key is None:
                 raise InvalidArgument(f"no concept named {concept!r}; try: kg concept {concept!r}")
             return export.concept_neighbourhood(self.store, key)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from kg.errors import ExtractionError
@@ -167,7 +167,18 @@ class ConceptExtractor:
         """
         texts = [document_text(d.title, d.text) for d in documents]
         n_titles = [self.title_tokens(prefix) for prefix, _ in texts]
-        cands = self.candidates((text for _, text in texts), progress)
+        return self.rank(documents, self.candidates((text for _, text in texts), progress), n_titles)
+
+    def plain_candidates(self, documents: Iterable[DocumentInput]) -> Iterator[tuple[dict, int]]:
+        """Stage 1 on its own, for a worker of a distributed ingest: each document's plain
+        (picklable) candidate data and title length, in order; ``from_plain`` reads it back."""
+        texts = [document_text(d.title, d.text) for d in documents]
+        tagged = self.nlp.pipe((clean_markup(text) for _, text in texts), batch_size=64)
+        for (prefix, _), doc in zip(texts, tagged, strict=True):
+            yield candidates_data(doc), self.title_tokens(prefix)
+
+    def rank(self, documents: Sequence[DocumentInput], cands: Sequence[DocCandidates], n_titles: Sequence[int]) -> list[list[ExtractedConcept]]:
+        """Stage 2: the documents' key concepts from their candidates, the batch read as one corpus."""
         batch_defs: dict[str, Counter[str]] = defaultdict(Counter)
         for c in cands:
             for short, key in c.definitions.items():
@@ -216,26 +227,11 @@ class ConceptExtractor:
     ) -> list[float]:
         """The ranker's features of one candidate; ``priors`` are (per phrase, per head word) keyword counts."""
         prior, head_prior = priors
-        return features(
-            key,
-            s,
-            n_tokens=n_tokens,
-            n_title=n_title,
-            specificity=self.background.specificity(key),
-            df_ratio=self.background.ratio(key),
-            prior=prior.get(key),
-            head_prior=head_prior.get(head_word(key)),
-        )
+        return features(key, s, n_tokens=n_tokens, n_title=n_title, specificity=self.background.specificity(key),
+                        df_ratio=self.background.ratio(key), prior=prior.get(key), head_prior=head_prior.get(head_word(key)))
 
-    def _rank(
-        self,
-        doc: DocumentInput,
-        cand: DocCandidates,
-        n_title: int,
-        batch_defs: dict[str, Counter[str]],
-        names: dict[str, str],
-        short_aliases: dict[str, set[str]],
-    ) -> list[ExtractedConcept]:
+    def _rank(self, doc: DocumentInput, cand: DocCandidates, n_title: int, batch_defs: dict[str, Counter[str]],
+              names: dict[str, str], short_aliases: dict[str, set[str]]) -> list[ExtractedConcept]:
         ranker = self.ranker
         if ranker is None:
             raise ExtractionError("no concept ranker model; train one with: python -m kg.extract.train")

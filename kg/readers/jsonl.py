@@ -17,7 +17,7 @@ from kg.models import AREA_SEPARATOR, SourceRecord
 from kg.readers._lines import decoded_lines, strip_controls
 from kg.readers.formats import detect, normal_arxiv_id, normal_doi
 
-__all__ = ["read_jsonl", "OnError"]
+__all__ = ["read_jsonl", "parse_line", "OnError"]
 
 OnError = Callable[[ReaderError, str], None]  # (the error, the line's raw text)
 
@@ -35,14 +35,15 @@ def read_jsonl(path: str | Path, on_error: OnError | None = None) -> Iterator[So
         if not text.strip():
             continue
         try:
-            yield _parse(text, str(path), number)
+            yield parse_line(text, str(path), number)
         except ReaderError as exc:
             if on_error is None:
                 raise
             on_error(exc, text)
 
 
-def _parse(text: str, source: str, number: int) -> SourceRecord:
+def parse_line(text: str, source: str, number: int) -> SourceRecord:
+    """One JSON Lines line (numbered from 1) as a record; a ReaderError names the line."""
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -29,21 +29,7 @@ from kg.models import (
     Suggestion,
 )
 
-__all__ = ["BatchedReads", "Store", "PaperFilter", "Network", "concept_lookup_terms", "rank_suggestions"]
-
-
-def concept_lookup_terms(name: str) -> tuple[list[str], list[str]]:
-    """(keys to try exactly, in order; lower-cased names to match against names and aliases).
-
-    Every store resolves a concept name the same way: an exact key first, else
-    the concept with that name or alias that has the most papers (then the
-    smallest key).
-    """
-    from kg.extract.normalize import phrase_key
-
-    wanted = " ".join(name.lower().split())
-    key = phrase_key(wanted)
-    return list(dict.fromkeys([key, wanted])), list(dict.fromkeys([wanted, key]))
+__all__ = ["BatchedReads", "Store", "PaperFilter", "Network", "rank_suggestions"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,8 +211,10 @@ class Store(BatchedReads):
     def stats(self) -> Stats: ...
 
     @abstractmethod
-    def resolve_concept(self, name: str) -> str | None:
-        """Concept key for a canonical name or an alias, case-insensitive."""
+    def resolve_concept(self, exact: Sequence[str], names: Sequence[str]) -> str | None:
+        """The first key of ``exact`` that is a concept, else the concept with the most papers (then
+        the smallest key) whose lower-cased name or alias is in ``names``. The service makes both
+        lists from a user's spelling (``kg.service.concept_lookup_terms``)."""
 
     @abstractmethod
     def find_papers(self, paper_filter: PaperFilter, offset: int, limit: int, *, count: bool = True) -> Page:

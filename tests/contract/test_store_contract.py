@@ -112,10 +112,15 @@ def test_find_concepts_by_paper_count(store):
 
 
 def test_resolve_concept(store):
-    assert store.resolve_concept("Xray Methods") == "xray method"
-    assert store.resolve_concept("ws") == "whale song"
-    assert store.resolve_concept("XM") == "xray method"  # shared alias: most papers wins
-    assert store.resolve_concept("nothing like it") is None
+    from kg.service import concept_lookup_terms
+
+    def resolve(name):
+        return store.resolve_concept(*concept_lookup_terms(name))
+
+    assert resolve("Xray Methods") == "xray method"
+    assert resolve("ws") == "whale song"
+    assert resolve("XM") == "xray method"  # shared alias: most papers wins
+    assert resolve("nothing like it") is None
 
 
 def test_batched_relations(store):

@@ -35,12 +35,13 @@ class EmbeddedBatchedReads(GraphView):
             out.append([self._author(m) for m, _ in rows])
         return out
 
+    def _areas_linked(self, kind: str, keys, edges) -> list[list]:
+        """For each node, the areas ``edges(node)`` leads to, by path ([] for an unknown node)."""
+        nodes = [node_id(kind, k) for k in keys]
+        return [sorted((self._area(m) for m, _ in edges(n)), key=lambda a: a.path) if n in self.graph else [] for n in nodes]
+
     def areas_of_papers(self, ids):
-        return [
-            sorted((self._area(m) for m, _ in self._out(node_id("paper", pid), "IN_AREA")), key=lambda a: a.path)
-            if node_id("paper", pid) in self.graph else []
-            for pid in ids
-        ]
+        return self._areas_linked("paper", ids, lambda n: self._out(n, "IN_AREA"))
 
     def concepts_of_papers(self, ids):
         out = []
@@ -109,11 +110,7 @@ class EmbeddedBatchedReads(GraphView):
         return [RelatedConcept(k, c) for k, c in ranked]
 
     def children_of_areas(self, paths):
-        return [
-            sorted((self._area(m) for m, _ in self._in(node_id("area", p), "SUBAREA_OF")), key=lambda a: a.path)
-            if node_id("area", p) in self.graph else []
-            for p in paths
-        ]
+        return self._areas_linked("area", paths, lambda n: self._in(n, "SUBAREA_OF"))
 
     def institutions_of_authors(self, keys):
         out = []

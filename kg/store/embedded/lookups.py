@@ -8,7 +8,7 @@ import networkx as nx
 
 from kg.models import AREA_SEPARATOR, Author, Facets, Page, ResearchArea, Stats, Suggestion
 from kg.graph.algorithms import first_shortest_path, nearest_first, within_depth
-from kg.store.base import PAPER_ORDERS, Network, PaperFilter, concept_lookup_terms, rank_suggestions
+from kg.store.base import PAPER_ORDERS, Network, PaperFilter, rank_suggestions
 from kg.store.embedded.graph import GraphView, node_id
 from kg.store.textsearch import BM25Index, PrefixIndex, words_of
 
@@ -38,8 +38,7 @@ class Lookups(GraphView):
 
         return self._cached("aliases", build)
 
-    def resolve_concept(self, name: str) -> str | None:
-        exact, names = concept_lookup_terms(name)
+    def resolve_concept(self, exact, names) -> str | None:
         for key in exact:
             if node_id("concept", key) in self.graph:
                 return key

@@ -22,7 +22,7 @@ from kg.graph.build import GraphBatch
 from kg.graph.shares import Posting, SharedEdge
 from kg.models import Author, Facets, Page, ResearchArea, Stats, Suggestion
 from kg.graph.algorithms import nearest_first
-from kg.store.base import SUGGEST_CANDIDATES, Network, PaperFilter, Store, concept_lookup_terms, rank_suggestions
+from kg.store.base import SUGGEST_CANDIDATES, Network, PaperFilter, Store, rank_suggestions
 from kg.store.textsearch import words_of
 from kg.store.neo4j import queries as cypher, writes
 from kg.store.neo4j.batched import Neo4jBatchedReads
@@ -197,13 +197,12 @@ class Neo4jStore(Neo4jBatchedReads, Store):
         r = self._read(cypher.STATS)[0]
         return Stats(r["papers"], r["authors"], r["concepts"], r["areas"], r["coauthors"], r["shared"])
 
-    def resolve_concept(self, name: str) -> str | None:
-        exact, names = concept_lookup_terms(name)
-        found = {r["key"] for r in self._read(cypher.CONCEPTS_EXIST, keys=exact)}
+    def resolve_concept(self, exact: Sequence[str], names: Sequence[str]) -> str | None:
+        found = {r["key"] for r in self._read(cypher.CONCEPTS_EXIST, keys=list(exact))}
         for key in exact:
             if key in found:
                 return key
-        records = self._read(cypher.RESOLVE_CONCEPT, names=names)
+        records = self._read(cypher.RESOLVE_CONCEPT, names=list(names))
         return records[0]["key"] if records else None
 
     @staticmethod

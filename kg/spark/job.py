@@ -1,0 +1,163 @@
+"""The ingest on Spark: read -> extract -> build -> shares-concept edges, as RDD stages.
+
+It follows the single-machine ingest (``kg.ingest``) rule for rule, so that both give one graph:
+
+- **read**: JSON Lines (``.jsonl``, ``.json``, also ``.gz``) through ``SparkContext.textFile``;
+  listings and BibTeX through kg's readers on the driver. Records are numbered in file and
+  line order; record ``i`` belongs to chunk ``i // KG_INGEST_CHUNK``, as the streaming ingest
+  commits them. The first bad line fails the run before anything is written.
+- **extract**: spaCy's part (candidates per document) in ``mapPartitions``, one pipeline per
+  Python worker; the corpus-aware ranking per chunk, one task a chunk.
+- **build**: ``build_batch`` per chunk; every source author id takes the key of its first
+  sighting (a ``reduceByKey`` over all first listings, then a broadcast).
+- **shares**: each chunk's papers are scored in blocks, in parallel, against the concept
+  postings of their chunk and the earlier ones (broadcast), with the idf and norms the
+  single-machine ingest sees when it commits that chunk.
+
+``kg.spark.tables`` merges the chunks into node and relationship tables and writes them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from kg.config import Settings
+from kg.errors import ReaderError
+from kg.readers import expand_paths, file_format, read_path
+from kg.spark import stages
+from kg.spark.stages import ChunkSettings
+
+__all__ = ["SparkRun", "run_stages"]
+
+BLOCK = 1000  # papers scored per shares task
+
+
+@dataclass(slots=True)
+class SparkRun:
+    """What the stages produced: RDDs (cached) and the counts the summary reports."""
+
+    records: int = 0
+    papers: int = 0
+    chunks: int = 0
+    batches: Any = None  # RDD of (chunk, GraphBatch) with concept norms
+    shared: Any = None  # RDD of ((p, q), (order, (score, concepts)))
+    author_ids: dict[str, str] = field(default_factory=dict)
+
+
+def chunk_settings(settings: Settings) -> ChunkSettings:
+    return ChunkSettings(settings.ingest_chunk, settings.concepts_per_paper, settings.spacy_model,
+                         settings.concept_model, settings.related_per_paper, settings.max_coauthor_byline)
+
+
+def read_records(sc, paths) -> Any:
+    """RDD of (record number, SourceRecord) in file and line order; raises the first bad line's error."""
+    parts = []
+    for file_no, path in enumerate(expand_paths(paths)):
+        if file_format(path) in (".jsonl", ".json"):
+            lines = sc.textFile(str(path)).zipWithIndex()
+            parts.append(lines.mapPartitions(partial(stages.parse_lines, file_no, str(path))))
+        else:  # listings and BibTeX are small and multi-line: kg's own readers, on the driver
+            parts.append(sc.parallelize([((file_no, r.line), r) for r in read_path(path)], 1))
+    parsed = sc.union(parts) if parts else sc.parallelize([])
+    bad = parsed.filter(lambda x: isinstance(x[1], ReaderError)).takeOrdered(1, key=lambda x: x[0])
+    if bad:
+        raise bad[0][1]
+    ordered = parsed.sortByKey().zipWithIndex()
+    return ordered.map(lambda x: (x[1], x[0][1]))
+
+
+def _chunk_batches(sc, records, cs: ChunkSettings, partitions: int, candidates) -> tuple[Any, dict[str, str], int]:
+    """RDD of (chunk, GraphBatch without norms or shares), the source-id map, the number of chunks."""
+    size = cs.chunk
+    with_pid = records.map(lambda x: (stages.record_paper_id(x[1]), x)).cache()
+    first = with_pid.mapValues(lambda x: x[0]).reduceByKey(min)
+    joined = with_pid.join(first).cache()  # (pid, ((index, record), first index))
+    firsts = joined.filter(lambda x: x[1][0][0] == x[1][1]).map(lambda x: (x[0], x[1][0]))
+    author_ids = dict(
+        firsts.flatMap(lambda x: stages.first_listing_ids(x[1][0], x[1][1]))
+        .reduceByKey(min).mapValues(lambda v: v[2]).collect()
+    )
+    known = sc.broadcast(author_ids)
+    found = candidates(firsts.map(lambda x: (x[0], x[1][1])).repartition(partitions))
+    by_chunk = joined.map(lambda x: (x[1][0][0] // size, (x[1][0], x[0], x[1][1] // size < x[1][0][0] // size)))
+    cands_by_chunk = found.join(first).map(lambda x: (x[1][1] // size, (x[0], x[1][0])))
+    n_chunks = (records.count() + size - 1) // size
+    grouped = by_chunk.cogroup(cands_by_chunk, numPartitions=max(1, min(n_chunks, partitions)))
+
+    def build(item):
+        chunk, (rows, cands) = item
+        rows = list(rows)
+        earlier = {pid for _, pid, old in rows if old}
+        return chunk, stages.build_chunk(cs, [r for r, _, _ in rows], earlier, dict(cands), known.value)
+
+    return grouped.map(build), author_ids, n_chunks
+
+
+def extract_candidates(cs: ChunkSettings, first_listings):
+    """RDD of (paper id, (plain candidates, title tokens)): the stage that costs most (spaCy)."""
+    return first_listings.mapPartitions(partial(stages.candidates_of, cs))
+
+
+def _norms_and_postings(touched_by_chunk: dict[int, dict[str, dict[str, float]]], new_by_chunk: dict[int, int]):
+    """Each paper's concept norm as its chunk sees it, each chunk's paper count so far, and the postings."""
+    norms: dict[str, float] = {}
+    n_so_far: dict[int, int] = {}
+    df: Counter[str] = Counter()
+    postings: dict[str, list] = {}
+    total = 0
+    for chunk in sorted(touched_by_chunk):
+        touched = touched_by_chunk[chunk]
+        total += new_by_chunk.get(chunk, 0)
+        n_so_far[chunk] = total
+        for weights in touched.values():
+            df.update(weights.keys())
+        fresh = stages.chunk_norms(touched, {k: df[k] for w in touched.values() for k in w}, total)
+        norms.update(fresh)
+        for pid, weights in touched.items():
+            for key, w in weights.items():
+                postings.setdefault(key, []).append((chunk, pid, w, fresh[pid]))
+    for rows in postings.values():
+        rows.sort(key=lambda r: r[1])
+    return norms, n_so_far, postings
+
+
+def shares(sc, batches, cs: ChunkSettings, partitions: int):
+    """RDD of ((p, q), (order, (score, shared concepts))) and the papers' norms: ``score_block`` per block."""
+    summary = batches.map(lambda cb: (cb[0], len(cb[1].papers), stages.touched_papers(cb[1]))).collect()
+    touched_by_chunk = {c: t for c, _, t in summary}
+    norms, n_so_far, postings = _norms_and_postings(touched_by_chunk, {c: n for c, n, _ in summary})
+    shared_postings = sc.broadcast(postings)
+    blocks = []
+    for chunk in sorted(touched_by_chunk):
+        ids = sorted(touched_by_chunk[chunk])
+        for b, start in enumerate(range(0, len(ids), BLOCK)):
+            block = {pid: touched_by_chunk[chunk][pid] for pid in ids[start : start + BLOCK]}
+            blocks.append(((chunk, b), block, n_so_far[chunk]))
+    per_paper = cs.related_per_paper
+
+    def score(item):
+        order, block, n_papers = item
+        edges = stages.score_block(block, order[0], n_papers, per_paper, shared_postings.value)
+        return [(pair, (order, edge)) for pair, edge in edges.items()]
+
+    scored = sc.parallelize(blocks, max(1, min(len(blocks), partitions * 4))).flatMap(score)
+    return scored.reduceByKey(lambda a, b: min(a, b, key=lambda x: x[0])), norms
+
+
+def run_stages(sc, paths, settings: Settings, *, partitions: int | None = None, candidates=None) -> SparkRun:
+    """Every stage up to the merged chunks; ``candidates`` may replace ``extract_candidates`` (a resumed run)."""
+    cs = chunk_settings(settings)
+    partitions = partitions or max(2, sc.defaultParallelism * 2)
+    records = read_records(sc, paths).cache()
+    run = SparkRun(records=records.count())
+    extract = candidates or partial(extract_candidates, cs)
+    batches, run.author_ids, run.chunks = _chunk_batches(sc, records, cs, partitions, extract)
+    batches = batches.cache()
+    run.shared, norms = shares(sc, batches, cs, partitions)
+    norms_bc = sc.broadcast(norms)
+    run.batches = batches.map(lambda cb: (cb[0], stages.with_norms(cb[1], norms_bc.value))).cache()
+    run.papers = run.batches.map(lambda cb: len(cb[1].papers)).sum()
+    return run

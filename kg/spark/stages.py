@@ -1,0 +1,168 @@
+"""What Spark's Python workers run: plain functions over plain data, each one stage of the
+single-machine ingest (``kg.ingest``) applied to one partition, one chunk or one block.
+
+No pyspark import here: these are unit-testable without a JVM, and the same functions the
+single-machine ingest uses do the work (readers, ``ConceptExtractor``, ``build_batch``,
+``shared_concept_edges``), so that both engines give one graph.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from kg.errors import ReaderError
+from kg.graph.build import GraphBatch, build_batch, merge_records
+from kg.graph.identity import make_author, paper_id
+from kg.graph.shares import concept_norm, shared_concept_edges
+from kg.models import SourceRecord
+
+__all__ = ["ChunkSettings", "parse_lines", "first_listing_ids", "candidates_of", "build_chunk", "chunk_norms", "score_block"]
+
+_EXTRACTORS: dict[tuple, object] = {}  # one extractor (spaCy pipeline, model) per worker process and settings
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkSettings:
+    """The settings every stage reads, shipped to the workers with the tasks."""
+
+    chunk: int
+    top_n: int
+    spacy_model: str | None
+    concept_model: str | None
+    related_per_paper: int
+    max_coauthor_byline: int
+
+
+def extractor_for(settings: ChunkSettings):
+    """The worker's extractor, loaded once per Python worker (Spark reuses its workers)."""
+    key = (settings.spacy_model, settings.concept_model, settings.top_n)
+    if key not in _EXTRACTORS:
+        from kg.extract.pipeline import ConceptExtractor
+
+        _EXTRACTORS[key] = ConceptExtractor.load(model=settings.spacy_model, ranker=settings.concept_model, top_n=settings.top_n)
+    return _EXTRACTORS[key]
+
+
+# -- read ---------------------------------------------------------------------------------------
+def parse_lines(file_no: int, source: str, lines: Iterable[tuple[str, int]]) -> Iterator[tuple[tuple[int, int], object]]:
+    """JSON Lines text as Spark reads it, ``(text, line index from 0)`` -> ``((file, line), record or error)``.
+
+    A bad line becomes its ReaderError (file and line named), so that the driver can report
+    the first one before anything is written, as the single-machine ingest does.
+    """
+    from kg.readers.jsonl import parse_line
+
+    for text, index in lines:
+        number = index + 1
+        if number == 1:
+            text = text.removeprefix("\ufeff")
+        if not text.strip():
+            continue
+        try:
+            yield (file_no, number), parse_line(text, source, number)
+        except ReaderError as exc:
+            yield (file_no, number), exc
+
+
+# -- papers and source author ids ---------------------------------------------------------------
+def first_listing_ids(first_index: int, record: SourceRecord) -> Iterator[tuple[str, tuple[int, int, str]]]:
+    """(source author id, (order, position, author key)) of a paper's first listing: the earliest
+    sighting of an id names its author, as the single-machine ingest's chunk order does."""
+    for position, raw in enumerate(record.authors):
+        source_id = record.author_ids[position] if record.author_ids else None
+        if source_id:
+            key = make_author(raw).key
+            if key:
+                yield source_id, (first_index, position, key)
+
+
+# -- extract, stage 1: candidates per document --------------------------------------------------
+def candidates_of(settings: ChunkSettings, rows: Iterable[tuple[str, SourceRecord]]) -> Iterator[tuple[str, tuple[dict, int]]]:
+    """(paper id, (plain candidate data, title tokens)) for each paper's first listing: spaCy's part."""
+    from kg.extract.pipeline import DocumentInput
+
+    rows = list(rows)
+    documents = [DocumentInput(r.abstract, (), r.title or "") for _, r in rows]
+    found = extractor_for(settings).plain_candidates(documents)
+    for (pid, _), data in zip(rows, found, strict=True):
+        yield pid, data
+
+
+# -- extract, stage 2, and build: one chunk as the single-machine ingest commits it --------------
+def build_chunk(
+    settings: ChunkSettings,
+    records: Sequence[tuple[int, SourceRecord]],
+    earlier: set[str],
+    candidates: Mapping[str, tuple[dict, int]],
+    known_author_ids: Mapping[str, str],
+) -> GraphBatch:
+    """The chunk's graph batch without its shares-concept edges (``score_block`` adds those).
+
+    ``earlier`` holds the chunk's papers first listed in an earlier chunk (for them the
+    chunk only adds research areas); ``known_author_ids`` is every source author id's key.
+    """
+    from kg.extract.component import from_plain
+    from kg.extract.pipeline import DocumentInput
+
+    merged = merge_records(r for _, r in sorted(records, key=lambda x: x[0]))
+    new = [m for m in merged if m.id not in earlier]
+    documents = [DocumentInput(m.record.abstract, tuple(m.keywords), m.record.title or "") for m in new]
+    extractor = extractor_for(settings)
+    cands = [from_plain(candidates[m.id][0], extractor.vocabulary) for m in new]
+    found = extractor.rank(documents, cands, [candidates[m.id][1] for m in new]) if new else []
+    return build_batch(
+        merged,
+        {m.id: c for m, c in zip(new, found, strict=True)},
+        new_ids={m.id for m in new},
+        max_coauthor_byline=settings.max_coauthor_byline,
+        known_author_ids=known_author_ids,
+    )
+
+
+# -- shares-concept edges -----------------------------------------------------------------------
+def touched_papers(batch: GraphBatch) -> dict[str, dict[str, float]]:
+    """Paper id -> {concept key: weight}, in the batch's mention order (the order sums are taken in)."""
+    touched: dict[str, dict[str, float]] = {}
+    for pid, key, weight in batch.mentions:
+        touched.setdefault(pid, {})[key] = weight
+    return touched
+
+
+def chunk_norms(touched: Mapping[str, Mapping[str, float]], df: Mapping[str, int], n_papers: int,
+                max_df_share: float = 0.2, min_df_cap: int = 25) -> dict[str, float]:
+    """Each touched paper's concept norm with the idf its chunk sees: ``df`` counts the papers
+    of this chunk and every earlier one, ``n_papers`` all of those papers (``shared_concept_edges``'s rule)."""
+    cap = max(min_df_cap, int(max_df_share * n_papers))
+    idf = {k: math.log((n_papers + 1) / d) for k, d in df.items() if 1 < d <= cap}
+    return {pid: concept_norm(weights, idf) for pid, weights in touched.items()}
+
+
+def block_index(keys: Iterable[str], chunk: int, postings: Mapping[str, Sequence[tuple[int, str, float, float]]]):
+    """The postings a paper of ``chunk`` is scored against: papers of earlier chunks with their
+    stored (rounded) norms, papers of its own chunk with fresh ones, as the store would hand them."""
+    return {
+        key: [(pid, w, norm if c == chunk else round(norm, 6)) for c, pid, w, norm in postings[key] if c <= chunk]
+        for key in keys
+    }
+
+
+def score_block(touched: Mapping[str, Mapping[str, float]], chunk: int, n_papers: int, per_paper: int,
+                postings: Mapping[str, Sequence[tuple[int, str, float, float]]]):
+    """Shares-concept edges picked by one block of a chunk's papers (ids in order), as
+    ``shared_concept_edges`` picks them for the whole chunk: the block's papers see every
+    other paper of the chunk through the postings, with the same idf and norms."""
+    keys = sorted({k for weights in touched.values() for k in weights})
+    edges, _ = shared_concept_edges(touched, block_index(keys, chunk, postings), n_papers, per_paper=per_paper)
+    return edges
+
+
+def with_norms(batch: GraphBatch, norms: Mapping[str, float]) -> GraphBatch:
+    """The batch's papers carry their concept norms, rounded as the stores keep them."""
+    batch.papers = [replace(p, concept_norm=round(norms.get(p.id, 0.0), 6)) for p in batch.papers]
+    return batch
+
+
+def record_paper_id(record: SourceRecord) -> str:
+    return paper_id(record)
