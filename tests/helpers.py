@@ -97,3 +97,31 @@ def paper(i, **fields):
     row = {"id": f"p{i}", "title": f"Paper {i} on graph neural networks", "authors": [f"Author {i}", "Shared Person"],
            "abstract": f"We study graph neural networks for molecule number {i}. Message passing helps.", "keywords": []}
     return row | fields
+
+
+# -- the whole graph, for checks: read past the store interface (nothing in kg needs these) ---------
+ALL_SHARED = "MATCH (p:Paper)-[r:SHARES_CONCEPT]->(q:Paper) RETURN p.id AS p, q.id AS q, r.score AS score, r.concepts AS concepts"
+CONCEPT_POSTINGS = "MATCH (p:Paper) OPTIONAL MATCH (p)-[:MENTIONS]->(c:Concept) RETURN p.id AS id, collect(c.key) AS keys"
+
+
+def _cypher(store, query: str) -> list:
+    with store.driver.session(database=store.database) as session:
+        return list(session.run(query))
+
+
+def shared_edges(store) -> dict:
+    """Every shares-concept edge of a store: (lower id, higher id) -> (score, shared concept keys)."""
+    if hasattr(store, "driver"):
+        return {(r["p"], r["q"]): (r["score"], tuple(r["concepts"])) for r in _cypher(store, ALL_SHARED)}
+    g = store.graph
+    return {(g.nodes[u]["id"], g.nodes[v]["id"]): (d["score"], tuple(d["concepts"]))
+            for u, v, d in g.edges(data=True) if d["type"] == "SHARES_CONCEPT"}
+
+
+def concept_postings(store) -> dict:
+    """Paper id -> the concept keys it mentions, for every paper of a store."""
+    if hasattr(store, "driver"):
+        return {r["id"]: list(r["keys"]) for r in _cypher(store, CONCEPT_POSTINGS)}
+    g = store.graph
+    return {d["id"]: [g.nodes[m]["key"] for m, e in g.succ[n].items() if e["type"] == "MENTIONS"]
+            for n, d in g.nodes(data=True) if d["kind"] == "paper"}

@@ -3,6 +3,9 @@
 import Graph from "graphology";
 import forceAtlas2 from "graphology-layout-forceatlas2";
 import Sigma from "sigma";
+import AUTHOR from "../../graphql/operations/explorer_author.graphql";
+import PAPER from "../../graphql/operations/explorer_paper.graphql";
+import CONCEPT from "../../graphql/operations/explorer_concept.graphql";
 
 const PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#8cd17d"];
 const OTHER = "#b9bec4";
@@ -154,15 +157,6 @@ async function startView() {
 }
 
 // -- author -----------------------------------------------------------------------------------
-const AUTHOR = `query Author($name: String!, $depth: Int!, $first: Int!) {
-  author(name: $name) {
-    id name paperCount
-    institutions { name papers }
-    papers { id label year concepts { id name } }
-    coauthors { jointPapers author { id name } }
-    network(depth: $depth, first: $first) { totalNodes communities nodes { id name paperCount } edges { source target weight } }
-  }
-}`;
 
 async function authorView(id, first, depth = 2) {
   const { author } = await api(AUTHOR, { name: id, depth, first });
@@ -252,14 +246,6 @@ async function showPath(author, target, out) {
 }
 
 // -- paper ------------------------------------------------------------------------------------
-const PAPER = `query Paper($id: ID!) {
-  paper(id: $id) {
-    id label title abstract year venue citations
-    authors { id name } areas { path } concepts { id name aliases }
-    related(first: 10) { score sharedConcepts { id name } paper { id label year
-      related(first: 5) { score sharedConcepts { id name } paper { id label year } } } }
-  }
-}`;
 
 function yearColor(year, lo, hi) {
   if (!year) return OTHER;
@@ -326,14 +312,6 @@ function highlighted(text, concepts) {
 }
 
 // -- concept ----------------------------------------------------------------------------------
-const CONCEPT = `query Concept($name: String!) {
-  concept(name: $name) {
-    id name aliases paperCount broader { id name }
-    related(first: 12) { sharedPapers concept { id name } }
-    papers(first: 25) { totalCount edges { node { id label year } } }
-  }
-  paperFacets(filter: {concept: $name}) { years { year papers } }
-}`;
 
 async function conceptView(id) {
   const { concept, paperFacets } = await api(CONCEPT, { name: id });

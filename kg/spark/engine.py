@@ -54,6 +54,16 @@ class _Candidates:
         return found
 
 
+def _write_stages(spark, run, tables: dict, stages_dir: Path) -> None:
+    """The read stage (each record as JSON, with its number and paper id) and every table, as Parquet."""
+    from kg.spark.stages import record_paper_id
+
+    listed = run.listed.map(lambda x: (x[0], record_paper_id(x[1]), json.dumps(asdict(x[1]), ensure_ascii=False)))
+    spark.createDataFrame(listed, "number long, paper string, record string").write.mode("overwrite").parquet(str(stages_dir / "records"))
+    for name, df in tables.items():
+        df.write.mode("overwrite").parquet(str(stages_dir / "tables" / name))
+
+
 def ingest_spark(paths, settings: Settings, *, master: str | None = None, output: str = "neo4j",
                  stages_dir: str | Path | None = None, spark=None, partitions: int | None = None) -> SparkSummary:
     """Run the ingest on Spark and write the graph to Neo4j (a first load) or to Parquet tables.
@@ -82,8 +92,7 @@ def ingest_spark(paths, settings: Settings, *, master: str | None = None, output
         tables = {name: df.cache() for name, df in frames(spark, graph_tables(run, spark.sparkContext)).items()}
         counts = {name: df.count() for name, df in tables.items()}
         if stages_dir:
-            for name, df in tables.items():
-                df.write.mode("overwrite").parquet(str(Path(stages_dir) / "tables" / name))
+            _write_stages(spark, run, tables, Path(stages_dir))
         if output == "neo4j":
             write_neo4j(tables, settings)
         return SparkSummary(run.records, run.papers, run.chunks, counts, time.perf_counter() - started, output,

@@ -42,6 +42,7 @@ class SparkRun:
     records: int = 0
     papers: int = 0
     chunks: int = 0
+    listed: Any = None  # RDD of (record number, SourceRecord)
     batches: Any = None  # RDD of (chunk, GraphBatch) with concept norms
     shared: Any = None  # RDD of ((p, q), (order, (score, concepts)))
     author_ids: dict[str, str] = field(default_factory=dict)
@@ -152,7 +153,7 @@ def run_stages(sc, paths, settings: Settings, *, partitions: int | None = None, 
     cs = chunk_settings(settings)
     partitions = partitions or max(2, sc.defaultParallelism * 2)
     records = read_records(sc, paths).cache()
-    run = SparkRun(records=records.count())
+    run = SparkRun(records=records.count(), listed=records)
     extract = candidates or partial(extract_candidates, cs)
     batches, run.author_ids, run.chunks = _chunk_batches(sc, records, cs, partitions, extract)
     batches = batches.cache()

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from kg.errors import InvalidArgument
 from kg.graph.build import GraphBatch
-from kg.graph.shares import Posting, SharedEdge
+from kg.graph.shares import Posting
 from kg.models import (
     Author,
     Coauthor,
@@ -193,14 +193,6 @@ class Store(BatchedReads):
     def papers_with_concepts(self, keys: Sequence[str]) -> dict[str, list[Posting]]:
         """Concept key -> (paper id, mention weight, paper's concept norm) of the papers that mention it,
         sorted by id; absent keys are left out."""
-
-    @abstractmethod
-    def concept_postings(self) -> dict[str, list[str]]:
-        """Paper id -> concept keys it mentions, for every paper (for checks and tests)."""
-
-    @abstractmethod
-    def shared_edges(self) -> dict[tuple[str, str], SharedEdge]:
-        """Every shares-concept edge, keyed (lower id, higher id)."""
 
     @abstractmethod
     def apply(self, batch: GraphBatch) -> None:

@@ -11,7 +11,7 @@ from kg.service import KGService
 from kg.store.embedded import EmbeddedStore
 from kg.store.neo4j import writes
 
-from helpers import ROOT, SAMPLES
+from helpers import ROOT, SAMPLES, shared_edges, concept_postings
 from neo4j_support import neo4j_settings
 
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -121,10 +121,10 @@ def test_search_survives_lucene_syntax(both):
 
 def test_ingesting_twice_changes_nothing_on_neo4j(both):
     _, _, neo, _ = both
-    before = neo.store.stats(), neo.store.shared_edges(), sorted(neo.store.concept_postings().items())
+    before = neo.store.stats(), shared_edges(neo.store), sorted(concept_postings(neo.store).items())
     summary = neo.ingest([SAMPLES])
     assert summary.papers_added == 0
-    assert (neo.store.stats(), neo.store.shared_edges(), sorted(neo.store.concept_postings().items())) == before
+    assert (neo.store.stats(), shared_edges(neo.store), sorted(concept_postings(neo.store).items())) == before
 
 
 def test_failed_write_leaves_no_half_written_paper(neo4j_store, monkeypatch):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from helpers import concept_postings, shared_edges
+
 from kg.graph.build import GraphBatch
 from kg.models import Facets, Institution, Stats
 from kg.store.base import PaperFilter
@@ -147,7 +149,7 @@ def test_related_papers_best_first_never_self(store):
 
 def test_shared_edges_are_added_and_updated(store):
     store.apply(GraphBatch(shared={("p1", "p3"): (0.7, ("zebra",)), ("p1", "p2"): (1.6, ("xray method",))}))
-    assert store.shared_edges() == {("p1", "p2"): (1.6, ("xray method",)), ("p1", "p3"): (0.7, ("zebra",)), ("p2", "p3"): (1.2, ("zebra",))}
+    assert shared_edges(store) == {("p1", "p2"): (1.6, ("xray method",)), ("p1", "p3"): (0.7, ("zebra",)), ("p2", "p3"): (1.2, ("zebra",))}
     assert store.stats().shared_concept_edges == 3
 
 
@@ -201,7 +203,7 @@ def test_papers_with_concepts(store):
 
 def test_existing_papers_and_postings(store):
     assert store.existing_papers(["p1", "zz"]) == {"p1"}
-    postings = store.concept_postings()
+    postings = concept_postings(store)
     assert sorted(postings["p1"]) == ["xray method", "yak"] and postings["p4"] == ["whale song"]
 
 

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from kg.api.app import create_app
 from kg.service import KGService
 
-from helpers import need_shared
+from helpers import need_shared, shared_edges
 
 pytestmark = pytest.mark.slow
 
@@ -72,7 +72,7 @@ def test_neo4j_holds_the_same_graph(iclr, neo4j_store, tmp_path, extractor):
     svc = KGService(neo4j_store, neo4j_settings(tmp_path), extractor=extractor)
     svc.ingest([need_shared("papers-iclr2024.jsonl")])
     assert svc.stats() == embedded.stats()
-    assert neo4j_store.shared_edges() == embedded.store.shared_edges()
+    assert shared_edges(neo4j_store) == shared_edges(embedded.store)
     check_paths(rows, svc, pairs=12)
 
 

@@ -12,7 +12,7 @@ from kg.graph.identity import paper_id
 from kg.readers import read_path
 from kg.service import PaperQuery
 
-from helpers import SAMPLES
+from helpers import SAMPLES, shared_edges, concept_postings
 
 SEED_A = SAMPLES / "000_5a0f2845ea482b21.txt"
 SEED_B = SAMPLES / "004_2af217a499316a6e.txt"
@@ -20,7 +20,7 @@ SEED_B = SAMPLES / "004_2af217a499316a6e.txt"
 
 def snapshot(svc):
     store = svc.store
-    return store.stats(), store.shared_edges(), sorted(store.concept_postings().items())
+    return store.stats(), shared_edges(store), sorted(concept_postings(store).items())
 
 
 def test_seeds_make_one_paper_per_abstract(seeded_embedded):

@@ -106,6 +106,7 @@ def test_parquet_stages_are_written_and_resumed(spark, tmp_path):
     papers = spark.read.parquet(str(stages / "tables" / "papers"))
     assert papers.count() == first.papers and "concept_norm" in papers.columns
     assert spark.read.parquet(str(stages / "candidates")).count() == first.papers
+    assert spark.read.parquet(str(stages / "records")).count() == first.records
 
     again = ingest_spark([FORMATS, SAMPLES], settings, output="parquet", stages_dir=stages, spark=spark)
     assert again.resumed and again.tables == first.tables

@@ -21,7 +21,7 @@ import networkx as nx
 
 from kg.errors import StoreError
 from kg.graph.build import GraphBatch
-from kg.graph.shares import Posting, SharedEdge
+from kg.graph.shares import Posting
 from kg.store.base import Store
 from kg.store.embedded.batched import EmbeddedBatchedReads
 from kg.store.embedded.graph import adds_anything, apply_batch, node_id
@@ -154,16 +154,6 @@ class EmbeddedStore(Lookups, EmbeddedBatchedReads, Store):
                 out[key] = sorted(
                     (nodes[p]["id"], d["weight"], nodes[p].get("concept_norm", 0.0)) for p, d in self._in(node, "MENTIONS")
                 )
-        return out
-
-    def concept_postings(self) -> dict[str, list[str]]:
-        return {d["id"]: [self.graph.nodes[c]["key"] for c, _ in self._out(n, "MENTIONS")] for n, d in self._nodes("paper")}
-
-    def shared_edges(self) -> dict[tuple[str, str], SharedEdge]:
-        out = {}
-        for u, v, d in self.graph.edges(data=True):
-            if d["type"] == "SHARES_CONCEPT":
-                out[(self.graph.nodes[u]["id"], self.graph.nodes[v]["id"])] = (d["score"], tuple(d["concepts"]))
         return out
 
     def apply(self, batch: GraphBatch) -> None:

@@ -58,14 +58,6 @@ UNWIND $keys AS k
 MATCH (c:Concept {key: k})<-[m:MENTIONS]-(p:Paper)
 RETURN k AS key, collect([p.id, m.weight, coalesce(p.concept_norm, 0.0)]) AS papers
 """
-CONCEPT_POSTINGS: LiteralString = """
-MATCH (p:Paper) OPTIONAL MATCH (p)-[:MENTIONS]->(c:Concept)
-RETURN p.id AS id, collect(c.key) AS keys
-"""
-ALL_SHARED: LiteralString = """
-MATCH (p:Paper)-[r:SHARES_CONCEPT]->(q:Paper)
-RETURN p.id AS p, q.id AS q, r.score AS score, r.concepts AS concepts
-"""
 RESOLVE_CONCEPT: LiteralString = """
 MATCH (c:Concept)
 WHERE toLower(c.name) IN $names OR any(a IN coalesce(c.aliases, []) WHERE toLower(a) IN $names)

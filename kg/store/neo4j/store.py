@@ -19,7 +19,7 @@ from neo4j.exceptions import AuthError, DriverError, Neo4jError, ServiceUnavaila
 from kg.config import Settings
 from kg.errors import StoreError, StoreUnavailable
 from kg.graph.build import GraphBatch
-from kg.graph.shares import Posting, SharedEdge
+from kg.graph.shares import Posting
 from kg.models import Author, Facets, Page, ResearchArea, Stats, Suggestion
 from kg.graph.algorithms import nearest_first
 from kg.store.base import SUGGEST_CANDIDATES, Network, PaperFilter, Store, rank_suggestions
@@ -170,12 +170,6 @@ class Neo4jStore(Neo4jBatchedReads, Store):
 
     def papers_with_concepts(self, keys: Sequence[str]) -> dict[str, list[Posting]]:
         return {r["key"]: sorted(tuple(x) for x in r["papers"]) for r in self._read(cypher.PAPERS_WITH_CONCEPTS, keys=list(keys))}
-
-    def concept_postings(self) -> dict[str, list[str]]:
-        return {r["id"]: list(r["keys"]) for r in self._read(cypher.CONCEPT_POSTINGS)}
-
-    def shared_edges(self) -> dict[tuple[str, str], SharedEdge]:
-        return {(r["p"], r["q"]): (r["score"], tuple(r["concepts"])) for r in self._read(cypher.ALL_SHARED)}
 
     def apply(self, batch: GraphBatch) -> None:
         """One transaction, many batched UNWIND statements: all of it lands or none."""
