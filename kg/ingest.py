@@ -8,13 +8,13 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kg.config import Settings
 from kg.graph.build import build_batch, merge_records
-from kg.graph.shares import shared_concept_edges
+from kg.graph.shares import mention_weights, shared_concept_edges
 from kg.models import SourceRecord, Stats
 from kg.readers import OnError, expand_paths, read_path
 from kg.store.base import Store
@@ -140,10 +140,8 @@ class Ingest:
 
     def _link_new_papers(self, batch, n_papers: int) -> None:
         """Shares-concept edges chosen by the new papers, and their concept norms; stored edges stay as they are."""
-        touched: dict[str, dict[str, float]] = {}
-        for pid, key, weight in batch.mentions:
-            touched.setdefault(pid, {})[key] = weight
+        touched = mention_weights(batch.mentions)
         keys = sorted({k for ks in touched.values() for k in ks})
         index = self.store.papers_with_concepts(keys)
         batch.shared, norms = shared_concept_edges(touched, index, n_papers, per_paper=self.settings.related_per_paper)
-        batch.papers = [replace(p, concept_norm=round(norms.get(p.id, 0.0), 6)) for p in batch.papers]
+        batch.set_concept_norms(norms)

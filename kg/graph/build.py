@@ -6,13 +6,13 @@ Pure functions over plain data: no store, no spaCy.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import TYPE_CHECKING
 
 from kg.extract.text import first_sentence_label
 from kg.graph.identity import area_chain, make_author, make_institution, paper_id
-from kg.graph.shares import SharedEdge
+from kg.graph.shares import SharedEdge, stored_norm
 from kg.models import Author, Concept, Institution, Paper, ResearchArea, SourceRecord
 
 if TYPE_CHECKING:  # the graph stage reads extraction output; it never loads spaCy
@@ -48,6 +48,10 @@ class GraphBatch:
     institutions: list[Institution] = field(default_factory=list)
     affiliated: dict[tuple[str, str], int] = field(default_factory=dict)  # (author key, institution key) -> papers
     author_ids: dict[str, str] = field(default_factory=dict)  # source author id -> author key
+
+    def set_concept_norms(self, norms: Mapping[str, float]) -> None:
+        """The new papers carry their concept norms, as the stores keep them (0 for a paper with none)."""
+        self.papers = [replace(p, concept_norm=stored_norm(norms.get(p.id, 0.0))) for p in self.papers]
 
 
 

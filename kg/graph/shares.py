@@ -18,10 +18,35 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-__all__ = ["Posting", "SharedEdge", "concept_norm", "shared_concept_edges"]
+__all__ = ["Posting", "SharedEdge", "concept_norm", "linking_idf", "mention_weights", "shared_concept_edges", "stored_norm"]
 
 SharedEdge = tuple[float, tuple[str, ...]]  # score, shared concept keys (best first)
 Posting = tuple[str, float, float]  # paper id, the paper's mention weight, the paper's concept norm
+
+
+def mention_weights(mentions) -> dict[str, dict[str, float]]:
+    """(paper id, concept key, weight) triples -> paper id -> {concept key: weight}, in mention order
+    (the order a paper's sums are taken in)."""
+    weights: dict[str, dict[str, float]] = {}
+    for pid, key, weight in mentions:
+        weights.setdefault(pid, {})[key] = weight
+    return weights
+
+
+def stored_norm(norm: float) -> float:
+    """A concept norm as the stores keep it (6 places): what later ingests score against."""
+    return round(norm, 6)
+
+
+def linking_idf(df: Mapping[str, int], n_papers: int, *, max_df_share: float = 0.2, min_df_cap: int = 25) -> dict[str, float]:
+    """The idf of every concept that links papers: in more than one paper, and in at most
+    ``max(min_df_cap, max_df_share * n_papers)`` of them.
+
+    >>> linking_idf({"a": 1, "b": 2, "c": 30}, 99)
+    {'b': 3.912023005428146}
+    """
+    cap = max(min_df_cap, int(max_df_share * n_papers))
+    return {k: math.log((n_papers + 1) / d) for k, d in df.items() if 1 < d <= cap}
 
 
 def concept_norm(weights: Mapping[str, float], idf: Mapping[str, float]) -> float:
@@ -62,8 +87,7 @@ def shared_concept_edges(
     >>> edges[("a", "b")]
     (1.0, ('x', 'y'))
     """
-    cap = max(min_df_cap, int(max_df_share * n_papers))
-    postings, idf = _postings_and_idf(touched, index, n_papers, cap)
+    postings, idf = _postings_and_idf(touched, index, n_papers, max_df_share, min_df_cap)
     norms = {pid: concept_norm(weights, idf) for pid, weights in touched.items()}
     for pid, weights in touched.items():
         for key, w in weights.items():
@@ -80,7 +104,7 @@ def shared_concept_edges(
     return kept, norms
 
 
-def _postings_and_idf(touched, index, n_papers: int, cap: int):
+def _postings_and_idf(touched, index, n_papers: int, max_df_share: float, min_df_cap: int):
     """Concept -> {paper: (weight, norm)} without the touched papers (they are re-added with fresh norms),
     and the idf of every concept in 2..cap papers (the linking ones)."""
     postings: dict[str, dict[str, tuple[float, float]]] = {
@@ -93,7 +117,7 @@ def _postings_and_idf(touched, index, n_papers: int, cap: int):
     for weights in touched.values():
         for key in weights:
             df[key] = df.get(key, 0) + 1
-    return postings, {k: math.log((n_papers + 1) / d) for k, d in df.items() if 1 < d <= cap}
+    return postings, linking_idf(df, n_papers, max_df_share=max_df_share, min_df_cap=min_df_cap)
 
 
 def _shared_keys(weights: Mapping[str, float], other: str, postings, idf) -> tuple[str, ...]:

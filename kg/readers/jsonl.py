@@ -9,7 +9,7 @@ Control characters are removed from every string.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from kg.errors import ReaderError
@@ -17,7 +17,7 @@ from kg.models import AREA_SEPARATOR, SourceRecord
 from kg.readers._lines import decoded_lines, strip_controls
 from kg.readers.formats import detect, normal_arxiv_id, normal_doi
 
-__all__ = ["read_jsonl", "parse_line", "OnError"]
+__all__ = ["read_jsonl", "parse_line", "parse_numbered", "OnError"]
 
 OnError = Callable[[ReaderError, str], None]  # (the error, the line's raw text)
 
@@ -31,15 +31,27 @@ def read_jsonl(path: str | Path, on_error: OnError | None = None) -> Iterator[So
         naming the file, the line and the field that is wrong (unless ``on_error`` takes it).
     """
     path = Path(path)
-    for number, text in decoded_lines(path):
+    for _, text, found in parse_numbered(decoded_lines(path), str(path)):
+        if isinstance(found, ReaderError):
+            if on_error is None:
+                raise found
+            on_error(found, text)
+        else:
+            yield found
+
+
+def parse_numbered(lines: Iterable[tuple[int, str]], source: str) -> Iterator[tuple[int, str, SourceRecord | ReaderError]]:
+    """(line number from 1, text) -> (number, text, its record or its error); blank lines and a
+    byte-order mark are passed over. Shared by ``read_jsonl`` and the Spark engine's readers."""
+    for number, text in lines:
+        if number == 1:
+            text = text.removeprefix("\ufeff")
         if not text.strip():
             continue
         try:
-            yield parse_line(text, str(path), number)
+            yield number, text, parse_line(text, source, number)
         except ReaderError as exc:
-            if on_error is None:
-                raise
-            on_error(exc, text)
+            yield number, text, exc
 
 
 def parse_line(text: str, source: str, number: int) -> SourceRecord:

@@ -1,6 +1,8 @@
 """``spark-submit … kg/spark/__main__.py FILE…``: the Spark ingest under a cluster's own spark-submit."""
 
+import sys
+
 from kg.cli import main
 
 if __name__ == "__main__":
-    main(["ingest", "--engine", "spark", *__import__("sys").argv[1:]])
+    main(["ingest", "--engine", "spark", *sys.argv[1:]])

@@ -10,7 +10,8 @@ from pathlib import Path
 from kg.config import Settings
 from kg.errors import KGError
 from kg.readers import expand_paths
-from kg.spark.job import chunk_settings, extract_candidates, run_stages
+from kg.spark.job import extract_candidates, run_stages
+from kg.spark.stages import ChunkSettings
 
 __all__ = ["SparkSummary", "ingest_spark", "summary_lines"]
 
@@ -29,7 +30,7 @@ class SparkSummary:
 def _fingerprint(files: list[Path], settings: Settings) -> dict:
     """What a stage's Parquet copy was computed from: the files (size, time) and the stage settings."""
     return {"files": [[str(f.resolve()), f.stat().st_size, f.stat().st_mtime_ns] for f in files],
-            "settings": asdict(chunk_settings(settings))}
+            "settings": asdict(ChunkSettings.of(settings))}
 
 
 class _Candidates:
@@ -48,7 +49,7 @@ class _Candidates:
         if self.resumed:
             rows = self.spark.read.parquet(str(self.path)).rdd
             return rows.map(lambda r: (r.paper, (json.loads(r.data), r.title_tokens)))
-        found = extract_candidates(chunk_settings(self.settings), first_listings).cache()
+        found = extract_candidates(ChunkSettings.of(self.settings), first_listings).cache()
         plain = found.map(lambda x: (x[0], json.dumps(x[1][0]), x[1][1]))
         self.spark.createDataFrame(plain, "paper string, data string, title_tokens long").write.mode("overwrite").parquet(str(self.path))
         return found
@@ -56,9 +57,9 @@ class _Candidates:
 
 def _write_stages(spark, run, tables: dict, stages_dir: Path) -> None:
     """The read stage (each record as JSON, with its number and paper id) and every table, as Parquet."""
-    from kg.spark.stages import record_paper_id
+    from kg.graph.identity import paper_id
 
-    listed = run.listed.map(lambda x: (x[0], record_paper_id(x[1]), json.dumps(asdict(x[1]), ensure_ascii=False)))
+    listed = run.listed.map(lambda x: (x[0], paper_id(x[1]), json.dumps(asdict(x[1]), ensure_ascii=False)))
     spark.createDataFrame(listed, "number long, paper string, record string").write.mode("overwrite").parquet(str(stages_dir / "records"))
     for name, df in tables.items():
         df.write.mode("overwrite").parquet(str(stages_dir / "tables" / name))
@@ -87,15 +88,14 @@ def ingest_spark(paths, settings: Settings, *, master: str | None = None, output
     spark = spark or spark_session(master, connector=output == "neo4j", connector_path=settings.spark_connector_jar)
     try:
         stage = _Candidates(spark, Path(stages_dir), _fingerprint(files, settings), settings) if stages_dir else None
-        run = run_stages(spark.sparkContext, files, settings, partitions=partitions,
-                         candidates=stage or None)
+        run = run_stages(spark.sparkContext, files, settings, partitions=partitions, candidates=stage)
         tables = {name: df.cache() for name, df in frames(spark, graph_tables(run, spark.sparkContext)).items()}
         counts = {name: df.count() for name, df in tables.items()}
         if stages_dir:
             _write_stages(spark, run, tables, Path(stages_dir))
         if output == "neo4j":
             write_neo4j(tables, settings)
-        return SparkSummary(run.records, run.papers, run.chunks, counts, time.perf_counter() - started, output,
+        return SparkSummary(run.records, counts["papers"], run.chunks, counts, time.perf_counter() - started, output,
                             bool(stage and stage.resumed))
     finally:
         if own:

@@ -26,6 +26,8 @@ from typing import Any
 
 from kg.config import Settings
 from kg.errors import ReaderError
+from kg.graph.identity import paper_id
+from kg.graph.shares import mention_weights
 from kg.readers import expand_paths, file_format, read_path
 from kg.spark import stages
 from kg.spark.stages import ChunkSettings
@@ -40,17 +42,11 @@ class SparkRun:
     """What the stages produced: RDDs (cached) and the counts the summary reports."""
 
     records: int = 0
-    papers: int = 0
     chunks: int = 0
     listed: Any = None  # RDD of (record number, SourceRecord)
     batches: Any = None  # RDD of (chunk, GraphBatch) with concept norms
     shared: Any = None  # RDD of ((p, q), (order, (score, concepts)))
     author_ids: dict[str, str] = field(default_factory=dict)
-
-
-def chunk_settings(settings: Settings) -> ChunkSettings:
-    return ChunkSettings(settings.ingest_chunk, settings.concepts_per_paper, settings.spacy_model,
-                         settings.concept_model, settings.related_per_paper, settings.max_coauthor_byline)
 
 
 def read_records(sc, paths) -> Any:
@@ -70,10 +66,10 @@ def read_records(sc, paths) -> Any:
     return ordered.map(lambda x: (x[1], x[0][1]))
 
 
-def _chunk_batches(sc, records, cs: ChunkSettings, partitions: int, candidates) -> tuple[Any, dict[str, str], int]:
-    """RDD of (chunk, GraphBatch without norms or shares), the source-id map, the number of chunks."""
+def _chunk_batches(sc, records, n_chunks: int, cs: ChunkSettings, partitions: int, candidates) -> tuple[Any, dict[str, str]]:
+    """RDD of (chunk, GraphBatch without norms or shares) and the source-id map."""
     size = cs.chunk
-    with_pid = records.map(lambda x: (stages.record_paper_id(x[1]), x)).cache()
+    with_pid = records.map(lambda x: (paper_id(x[1]), x)).cache()
     first = with_pid.mapValues(lambda x: x[0]).reduceByKey(min)
     joined = with_pid.join(first).cache()  # (pid, ((index, record), first index))
     firsts = joined.filter(lambda x: x[1][0][0] == x[1][1]).map(lambda x: (x[0], x[1][0]))
@@ -85,7 +81,6 @@ def _chunk_batches(sc, records, cs: ChunkSettings, partitions: int, candidates) 
     found = candidates(firsts.map(lambda x: (x[0], x[1][1])).repartition(partitions))
     by_chunk = joined.map(lambda x: (x[1][0][0] // size, (x[1][0], x[0], x[1][1] // size < x[1][0][0] // size)))
     cands_by_chunk = found.join(first).map(lambda x: (x[1][1] // size, (x[0], x[1][0])))
-    n_chunks = (records.count() + size - 1) // size
     grouped = by_chunk.cogroup(cands_by_chunk, numPartitions=max(1, min(n_chunks, partitions)))
 
     def build(item):
@@ -94,7 +89,7 @@ def _chunk_batches(sc, records, cs: ChunkSettings, partitions: int, candidates) 
         earlier = {pid for _, pid, old in rows if old}
         return chunk, stages.build_chunk(cs, [r for r, _, _ in rows], earlier, dict(cands), known.value)
 
-    return grouped.map(build), author_ids, n_chunks
+    return grouped.map(build), author_ids
 
 
 def extract_candidates(cs: ChunkSettings, first_listings):
@@ -127,7 +122,7 @@ def _norms_and_postings(touched_by_chunk: dict[int, dict[str, dict[str, float]]]
 
 def shares(sc, batches, cs: ChunkSettings, partitions: int):
     """RDD of ((p, q), (order, (score, shared concepts))) and the papers' norms: ``score_block`` per block."""
-    summary = batches.map(lambda cb: (cb[0], len(cb[1].papers), stages.touched_papers(cb[1]))).collect()
+    summary = batches.map(lambda cb: (cb[0], len(cb[1].papers), mention_weights(cb[1].mentions))).collect()
     touched_by_chunk = {c: t for c, _, t in summary}
     norms, n_so_far, postings = _norms_and_postings(touched_by_chunk, {c: n for c, n, _ in summary})
     shared_postings = sc.broadcast(postings)
@@ -150,15 +145,20 @@ def shares(sc, batches, cs: ChunkSettings, partitions: int):
 
 def run_stages(sc, paths, settings: Settings, *, partitions: int | None = None, candidates=None) -> SparkRun:
     """Every stage up to the merged chunks; ``candidates`` may replace ``extract_candidates`` (a resumed run)."""
-    cs = chunk_settings(settings)
+    cs = ChunkSettings.of(settings)
     partitions = partitions or max(2, sc.defaultParallelism * 2)
     records = read_records(sc, paths).cache()
     run = SparkRun(records=records.count(), listed=records)
+    run.chunks = -(-run.records // cs.chunk)
     extract = candidates or partial(extract_candidates, cs)
-    batches, run.author_ids, run.chunks = _chunk_batches(sc, records, cs, partitions, extract)
+    batches, run.author_ids = _chunk_batches(sc, records, run.chunks, cs, partitions, extract)
     batches = batches.cache()
     run.shared, norms = shares(sc, batches, cs, partitions)
     norms_bc = sc.broadcast(norms)
-    run.batches = batches.map(lambda cb: (cb[0], stages.with_norms(cb[1], norms_bc.value))).cache()
-    run.papers = run.batches.map(lambda cb: len(cb[1].papers)).sum()
+
+    def with_norms(item):
+        item[1].set_concept_norms(norms_bc.value)
+        return item
+
+    run.batches = batches.map(with_norms).cache()
     return run

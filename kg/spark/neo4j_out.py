@@ -47,12 +47,14 @@ def prepare_empty_database(settings: Settings) -> None:
 
 
 def _wipe(settings: Settings) -> None:
-    from kg.store.neo4j.local_server import neo4j_auth
-    import neo4j
+    from kg.store.neo4j.store import Neo4jStore
 
-    with neo4j.GraphDatabase.driver(settings.neo4j_uri, auth=neo4j_auth(settings)) as driver:
-        with driver.session(database=settings.neo4j_database) as session:
-            session.run(_WIPE).consume()
+    store = Neo4jStore.from_settings(settings)
+    try:
+        with store.driver.session(database=store.database) as session:
+            session.run(_WIPE).consume()  # CALL … IN TRANSACTIONS needs an auto-commit transaction
+    finally:
+        store.close()
 
 
 def _write_nodes(frame, label: str, key: str, options: dict[str, str]) -> None:

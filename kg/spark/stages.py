@@ -8,14 +8,12 @@ single-machine ingest uses do the work (readers, ``ConceptExtractor``, ``build_b
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from kg.errors import ReaderError
 from kg.graph.build import GraphBatch, build_batch, merge_records
-from kg.graph.identity import make_author, paper_id
-from kg.graph.shares import concept_norm, shared_concept_edges
+from kg.graph.identity import make_author
+from kg.graph.shares import concept_norm, linking_idf, shared_concept_edges, stored_norm
 from kg.models import SourceRecord
 
 __all__ = ["ChunkSettings", "parse_lines", "first_listing_ids", "candidates_of", "build_chunk", "chunk_norms", "score_block"]
@@ -33,6 +31,12 @@ class ChunkSettings:
     concept_model: str | None
     related_per_paper: int
     max_coauthor_byline: int
+
+    @classmethod
+    def of(cls, settings) -> "ChunkSettings":
+        """The stage settings of a ``kg.config.Settings``."""
+        return cls(settings.ingest_chunk, settings.concepts_per_paper, settings.spacy_model,
+                   settings.concept_model, settings.related_per_paper, settings.max_coauthor_byline)
 
 
 def extractor_for(settings: ChunkSettings):
@@ -52,18 +56,10 @@ def parse_lines(file_no: int, source: str, lines: Iterable[tuple[str, int]]) -> 
     A bad line becomes its ReaderError (file and line named), so that the driver can report
     the first one before anything is written, as the single-machine ingest does.
     """
-    from kg.readers.jsonl import parse_line
+    from kg.readers.jsonl import parse_numbered
 
-    for text, index in lines:
-        number = index + 1
-        if number == 1:
-            text = text.removeprefix("\ufeff")
-        if not text.strip():
-            continue
-        try:
-            yield (file_no, number), parse_line(text, source, number)
-        except ReaderError as exc:
-            yield (file_no, number), exc
+    for number, _, found in parse_numbered(((index + 1, text) for text, index in lines), source):
+        yield (file_no, number), found
 
 
 # -- papers and source author ids ---------------------------------------------------------------
@@ -122,20 +118,10 @@ def build_chunk(
 
 
 # -- shares-concept edges -----------------------------------------------------------------------
-def touched_papers(batch: GraphBatch) -> dict[str, dict[str, float]]:
-    """Paper id -> {concept key: weight}, in the batch's mention order (the order sums are taken in)."""
-    touched: dict[str, dict[str, float]] = {}
-    for pid, key, weight in batch.mentions:
-        touched.setdefault(pid, {})[key] = weight
-    return touched
-
-
-def chunk_norms(touched: Mapping[str, Mapping[str, float]], df: Mapping[str, int], n_papers: int,
-                max_df_share: float = 0.2, min_df_cap: int = 25) -> dict[str, float]:
+def chunk_norms(touched: Mapping[str, Mapping[str, float]], df: Mapping[str, int], n_papers: int, **limits) -> dict[str, float]:
     """Each touched paper's concept norm with the idf its chunk sees: ``df`` counts the papers
     of this chunk and every earlier one, ``n_papers`` all of those papers (``shared_concept_edges``'s rule)."""
-    cap = max(min_df_cap, int(max_df_share * n_papers))
-    idf = {k: math.log((n_papers + 1) / d) for k, d in df.items() if 1 < d <= cap}
+    idf = linking_idf(df, n_papers, **limits)  # limits: max_df_share, min_df_cap
     return {pid: concept_norm(weights, idf) for pid, weights in touched.items()}
 
 
@@ -143,7 +129,7 @@ def block_index(keys: Iterable[str], chunk: int, postings: Mapping[str, Sequence
     """The postings a paper of ``chunk`` is scored against: papers of earlier chunks with their
     stored (rounded) norms, papers of its own chunk with fresh ones, as the store would hand them."""
     return {
-        key: [(pid, w, norm if c == chunk else round(norm, 6)) for c, pid, w, norm in postings[key] if c <= chunk]
+        key: [(pid, w, norm if c == chunk else stored_norm(norm)) for c, pid, w, norm in postings[key] if c <= chunk]
         for key in keys
     }
 
@@ -156,13 +142,3 @@ def score_block(touched: Mapping[str, Mapping[str, float]], chunk: int, n_papers
     keys = sorted({k for weights in touched.values() for k in weights})
     edges, _ = shared_concept_edges(touched, block_index(keys, chunk, postings), n_papers, per_paper=per_paper)
     return edges
-
-
-def with_norms(batch: GraphBatch, norms: Mapping[str, float]) -> GraphBatch:
-    """The batch's papers carry their concept norms, rounded as the stores keep them."""
-    batch.papers = [replace(p, concept_norm=round(norms.get(p.id, 0.0), 6)) for p in batch.papers]
-    return batch
-
-
-def record_paper_id(record: SourceRecord) -> str:
-    return paper_id(record)
