@@ -161,7 +161,8 @@ def stats() -> None:
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="Server processes (each holds the graph).")
-def serve(host: str, port: int, workers: int) -> None:
+@click.option("--access-log/--no-access-log", default=False, show_default=True, help="Log a line per request.")
+def serve(host: str, port: int, workers: int, access_log: bool) -> None:
     """Serve the GraphQL API (GraphiQL at /graphql, health at /healthz)."""
     import uvicorn
 
@@ -179,10 +180,11 @@ def serve(host: str, port: int, workers: int) -> None:
     gc.freeze()  # what start-up built (schema, modules) lives as long as the server: out of the GC's full passes
     if workers > 1:  # each worker process builds its own app and store from the same settings
         service.close()
-        uvicorn.run("kg.api.app:app_from_settings", factory=True, workers=workers, host=host, port=port, log_level="info")
+        uvicorn.run("kg.api.app:app_from_settings", factory=True, workers=workers, host=host, port=port, log_level="info",
+                    access_log=access_log)
         return
     threading.Thread(target=_warm, args=(service,), daemon=True, name="kg-warm").start()
-    uvicorn.run(create_app(service, owns_service=True), host=host, port=port, log_level="info")
+    uvicorn.run(create_app(service, owns_service=True), host=host, port=port, log_level="info", access_log=access_log)
 
 
 @main.command()

@@ -24,9 +24,10 @@ __all__ = ["create_app", "app_from_settings"]
 log = logging.getLogger(__name__)
 
 
-def create_app(service: KGService, *, owns_service: bool = False) -> FastAPI:
+def create_app(service: KGService, *, owns_service: bool = False, plans: bool = True) -> FastAPI:
     """An app serving ``service``. With ``owns_service``, the app closes it (the store's driver) when it
-    shuts down, as `kg serve` wants; otherwise the caller owns the store's lifetime (tests share one)."""
+    shuts down, as `kg serve` wants; otherwise the caller owns the store's lifetime (tests share one).
+    ``plans=False`` answers every operation through graphql-core's resolvers (the API tests compare the two)."""
     settings = service.settings
 
     @asynccontextmanager
@@ -42,7 +43,7 @@ def create_app(service: KGService, *, owns_service: bool = False) -> FastAPI:
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_hosts)
 
     async def get_context() -> Context:
-        return Context(service)
+        return Context(service, plans=plans)
 
     router = KGGraphQLRouter(build_schema(settings=settings), context_getter=get_context, graphql_ide="graphiql")
     app.include_router(router, prefix="/graphql")

@@ -69,6 +69,49 @@ def both(tmp_path_factory, extractor, neo4j_driver):
     neo.store.close()
 
 
+# Compiled plans (kg/api/graphql/plan.py) must answer exactly as graphql-core's resolvers do.
+PLANNED = [
+    'query($id: ID!) { paper(id: $id) { __typename id title label abstract venue citations year authorsTruncated '
+    'authors { id name paperCount papers { id } coauthors { jointPapers author { id name } } } areas { id name path } '
+    'concepts { id name aliases paperCount broader { id name } papers(first: 2) { totalCount pageInfo { hasNextPage endCursor } '
+    'edges { cursor node { id } } } } related(first: 4) { score paper { id label } sharedConcepts { id name } } } }',
+    'query($id: ID!) { paper(id: $id) { ...P x: related { paper { ...P } } } } fragment P on Paper { id ... on Paper { title } '
+    'authors { name } authors { id } }',
+    '{ papers(first: 7, after: "b2Zmc2V0OjI=", orderBy: YEAR, filter: {yearFrom: 2010}) { totalCount pageInfo { hasNextPage endCursor } '
+    'edges { cursor node { id year concepts { id } } } } b: papers(filter: {concept: "SAM"}) { edges { node { id } } } }',
+    '{ a: author(name: "Wei  LIN") { id name paperCount coauthors { jointPapers author { id paperCount } } papers { id } } '
+    'b: author(name: "no such person") { id } }',
+    '{ a: concept(name: "SAM") { id name aliases papers(first: 3) { edges { node { id authors { name } } } } } '
+    'b: concept(name: "nothing at all") { id } }',
+    '{ paper(id: "no such paper") { id } }',
+]
+BAD = [  # a plan raises; graphql-core answers, with the error at its path
+    '{ papers(first: 1000) { edges { node { id } } } }',
+    '{ papers(after: "nonsense") { edges { node { id } } } }',
+    'query($id: ID!) { paper(id: $id) { related(first: -1) { score } } }',
+]
+
+
+def test_plans_answer_as_graphql_core_does(both):
+    from kg.api.graphql.schema import PLAN_COUNTS
+
+    n, e, neo, emb = both
+    with TestClient(create_app(neo, plans=False)) as n_plain, TestClient(create_app(emb, plans=False)) as e_plain:
+        paper_id = run(e_plain, '{ papers(first: 1, filter: {author: "Wei Lin"}) { edges { node { id } } } }')["papers"]["edges"][0]["node"]["id"]
+        for planned, plain in ((n, n_plain), (e, e_plain)):
+            before = PLAN_COUNTS["answered"]
+            for query in PLANNED + QUERIES:
+                body = {"query": query, "variables": {"id": paper_id}}
+                assert planned.post("/graphql", json=body).json() == plain.post("/graphql", json=body).json(), query
+            assert PLAN_COUNTS["answered"] - before >= len(PLANNED) + 4  # the QUERIES a plan covers count too
+            handed_back = PLAN_COUNTS["handed back"]
+            for query in BAD:
+                body = {"query": query, "variables": {"id": paper_id}}
+                got = planned.post("/graphql", json=body).json()
+                assert got == plain.post("/graphql", json=body).json() and got["errors"][0]["path"], query
+            assert PLAN_COUNTS["handed back"] - handed_back == len(BAD)
+
+
 @pytest.mark.parametrize("query", QUERIES)
 def test_identical_answers(both, query):
     n, e, _, _ = both

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from strawberry.fastapi import BaseContext
 from strawberry.types import Info as _Info
 
@@ -13,14 +15,19 @@ __all__ = ["Context", "Info"]
 
 
 class Context(BaseContext):
-    def __init__(self, service: KGService) -> None:
+    def __init__(self, service: KGService, *, plans: bool = True) -> None:
         super().__init__()
         self.service = service
-        self.loaders = Loaders.create(service)
+        self.plans = plans  # answer the operations compiled plans cover with them (schema.PlannedExecution)
         try:
             service.refresh()  # one look at the store per request
         except KGError:
             pass  # the fields that need the store report it, as GraphQL errors
+
+    @cached_property
+    def loaders(self) -> Loaders:
+        """The request's DataLoaders, made when a resolver first asks (planned operations need none)."""
+        return Loaders.create(self.service)
 
     async def call(self, fn, *args):
         """A service call that reads the store (see ``call_store``)."""

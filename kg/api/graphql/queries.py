@@ -17,7 +17,7 @@ from kg.api.graphql.types.concept import ConceptType
 from kg.api.graphql.types.paper import PaperType, SearchHitType
 from kg.service import PaperQuery
 
-__all__ = ["Query", "StatsType", "PaperFilterInput", "PaperOrderEnum", "PaperFacetsType"]
+__all__ = ["Query", "paper_query", "StatsType", "PaperFilterInput", "PaperOrderEnum", "PaperFacetsType"]
 
 
 @strawberry.type(name="Stats")
@@ -81,7 +81,7 @@ class PaperFacetsType:
     venues: list[VenueCountType] = strawberry.field(description="Papers per venue, most first.")
 
 
-def _query(f: PaperFilterInput | None, order: "PaperOrderEnum" = None) -> PaperQuery:
+def paper_query(f: PaperFilterInput | None, order: "PaperOrderEnum" = None) -> PaperQuery:
     f = f or PaperFilterInput()
     return PaperQuery(f.area, f.concept, f.author, f.text, f.year_from, f.year_to, f.venue,
                       order.value if order is not None else "id")
@@ -105,13 +105,13 @@ class Query:
         self, info: Info, filter: PaperFilterInput | None = None, first: int | None = 20, after: str | None = None,
         order_by: PaperOrderEnum = PaperOrderEnum.ID,
     ) -> Connection[PaperType]:
-        query, service = _query(filter, order_by), info.context.service
+        query, service = paper_query(filter, order_by), info.context.service
         return await lazily_counted(info.context.call, partial(service.papers, query, count=False),
                                     partial(service.count_papers, query), first, after, lambda p: PaperType(model=p))
 
     @strawberry.field(description="Counts per year and per venue of the papers a filter matches.")
     async def paper_facets(self, info: Info, filter: PaperFilterInput | None = None) -> PaperFacetsType:
-        facets = await info.context.call(info.context.service.paper_facets, _query(filter))
+        facets = await info.context.call(info.context.service.paper_facets, paper_query(filter))
         return PaperFacetsType(
             years=[YearCountType(year=y, papers=n) for y, n in facets.years],
             venues=[VenueCountType(venue=v, papers=n) for v, n in facets.venues],

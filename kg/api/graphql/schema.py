@@ -4,18 +4,23 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 
 from graphql import ExecutionResult, GraphQLError
 from strawberry import Schema
 from strawberry.extensions import MaskErrors, ParserCache, ValidationCache
+from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
+from kg.api.graphql.context import Context
 from kg.api.graphql.limits import limit_extensions
+from kg.api.graphql.plan import compile_operation
 from kg.api.graphql.queries import Query
+from kg.api.graphql.run_plan import SUPPORTED, PlanRun
 from kg.api.guards import public_message
 from kg.config import Settings, get_settings
 from kg.errors import InvalidArgument, KGError
 
-__all__ = ["build_schema", "schema_sdl", "KGSchema"]
+__all__ = ["build_schema", "schema_sdl", "KGSchema", "PlannedExecution", "PLAN_COUNTS"]
 
 log = logging.getLogger("kg.api")
 
@@ -28,6 +33,53 @@ def _should_mask(error: GraphQLError) -> bool:
     if isinstance(original, KGError):
         return public_message(original) != str(original)
     return not isinstance(original, GraphQLError)
+
+
+class _Plans:
+    """Compiled operations by document node: strawberry's ParserCache hands back the same node for the same text."""
+
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self._found: dict[int, tuple] = {}
+
+    def get(self, schema, operation, fragments):
+        hit = self._found.get(id(operation))
+        if hit is not None and hit[0] is operation:
+            return hit[1]
+        plan = compile_operation(schema, operation, fragments, SUPPORTED)
+        if len(self._found) >= self.size:
+            self._found.pop(next(iter(self._found)))
+        self._found[id(operation)] = (operation, plan)  # the node is kept, so its id is not reused
+        return plan
+
+
+_PLANS = _Plans()
+PLAN_COUNTS: Counter[str] = Counter()  # "answered" by a plan, "handed back" to graphql-core after a plan raised
+
+
+class PlannedExecution(StrawberryGraphQLCoreExecutionContext):
+    """graphql-core's executor, answering the operations a plan covers with the plan (see ``plan.py``).
+
+    A plan that raises (a bad argument, an unreachable store) hands the request to graphql-core, which
+    reports the error at its path, exactly as without plans.
+    """
+
+    def execute_operation(self, serially=None):
+        context = self.context_value
+        plan = _PLANS.get(self.schema, self.operation, self.fragments) if isinstance(context, Context) and context.plans else None
+        if plan is None:
+            return super().execute_operation(serially)
+        return self._planned(plan, context, serially)
+
+    async def _planned(self, plan, context: Context, serially):
+        try:
+            data = await context.call(PlanRun(context.service, self.variable_values).answer, plan)
+        except Exception:  # noqa: BLE001 - graphql-core runs it again and reports what went wrong where
+            PLAN_COUNTS["handed back"] += 1
+            result = super().execute_operation(serially)
+            return await result if self.is_awaitable(result) else result
+        PLAN_COUNTS["answered"] += 1
+        return self.finish(self.build_response(data))
 
 
 class KGSchema(Schema):
@@ -60,6 +112,7 @@ def build_schema(max_depth: int | None = None, *, settings: Settings | None = No
     depth = max_depth if max_depth is not None else settings.max_depth
     schema = KGSchema(
         query=Query,
+        execution_context_class=PlannedExecution,
         extensions=[
             *limit_extensions(max_depth=depth, max_cost=settings.max_cost, max_aliases=settings.max_aliases, max_tokens=settings.max_tokens),
             lambda: MaskErrors(should_mask_error=_should_mask, error_message="Internal error: the request could not be completed."),
