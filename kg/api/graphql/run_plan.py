@@ -143,20 +143,21 @@ def _author_papers(run: PlanRun, parents, _s, siblings):
 
 def _author_coauthors(run: PlanRun, parents, _s, siblings):
     rows = run.lists("author", [a.key for a in parents], "coauthors", siblings)
-    found = dict(zip(*_unique_found(run.reads.authors_by_keys, [r.author_key for rs in rows for r in rs])))
+    found = _found(run.reads.authors_by_keys, [r.author_key for rs in rows for r in rs])
     return [[CoauthorRow(found[r.author_key], r.joint_papers) for r in rs if found.get(r.author_key)] for rs in rows]
 
 
-def _unique_found(read, keys: Sequence[str]) -> tuple[list, list]:
+def _found(read, keys: Sequence[str]) -> dict:
+    """One batched read of the distinct keys: key -> what it found (None for nothing)."""
     unique = list(dict.fromkeys(keys))
-    return unique, (read(unique) if unique else [])
+    return dict(zip(unique, read(unique))) if unique else {}
 
 
 def _paper_related(run: PlanRun, parents, s, _):
     first = check_first(run.args(s).get("first"), 10)
     rows = [rs[:first] for rs in run.reads.related_papers([p.id for p in parents], RELATED_LIMIT)]
-    papers = dict(zip(*_unique_found(run.reads.papers_by_ids, [r.paper_id for rs in rows for r in rs])))
-    concepts = dict(zip(*_unique_found(run.reads.concepts_by_keys, [k for rs in rows for r in rs for k in r.shared])))
+    papers = _found(run.reads.papers_by_ids, [r.paper_id for rs in rows for r in rs])
+    concepts = _found(run.reads.concepts_by_keys, [k for rs in rows for r in rs for k in r.shared])
     return [[Related(papers[r.paper_id], r.score, [concepts[k] for k in r.shared if concepts.get(k)])
              for r in rs if papers.get(r.paper_id)] for rs in rows]
 
@@ -169,7 +170,7 @@ def _concept_papers(run: PlanRun, parents, s, _):
 
 def _concept_broader(run: PlanRun, parents, _s, _):
     keys = [c.broader for c in parents if c.broader is not None]
-    found = dict(zip(*_unique_found(run.reads.concepts_by_keys, keys)))
+    found = _found(run.reads.concepts_by_keys, keys)
     return [found.get(c.broader) if c.broader is not None else None for c in parents]
 
 
