@@ -103,6 +103,12 @@ class KGService:
         """Reads by many keys at once: what the API's DataLoaders are built from."""
         return self.store
 
+    def async_tree_reads(self):
+        """The store's reader for whole compiled operations on an async driver (made for the calling event
+        loop, closed with ``await reader.close()``), or None when the store has none."""
+        make = getattr(self.store, "async_tree_reads", None)
+        return make(self.settings) if make is not None else None
+
     def check(self) -> None:
         """Raise StoreError/StoreUnavailable unless the store can serve (health)."""
         self.store.check()
@@ -153,8 +159,12 @@ class KGService:
     def author(self, name: str) -> Author | None:
         return self.store.authors_by_keys([author_key(name)])[0]
 
+    def concept_key(self, name: str) -> str | None:
+        """The key of the concept a user's spelling names (canonical name or any alias), if any."""
+        return self.store.resolve_concept(*concept_lookup_terms(name))
+
     def concept(self, name: str) -> Concept | None:
-        key = self.store.resolve_concept(*concept_lookup_terms(name))
+        key = self.concept_key(name)
         return None if key is None else self.store.concepts_by_keys([key])[0]
 
     def research_areas(self) -> list[ResearchArea]:

@@ -30,11 +30,17 @@ def create_app(service: KGService, *, owns_service: bool = False, plans: bool = 
     ``plans=False`` answers every operation through graphql-core's resolvers (the API tests compare the two)."""
     settings = service.settings
 
+    tree: list = [None]  # the store's async reader for compiled operations, opened in the serving loop
+
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        tree[0] = service.async_tree_reads() if plans else None
         try:
             yield
         finally:
+            if tree[0] is not None:
+                await tree[0].close()
+                tree[0] = None
             if owns_service:
                 service.close()
 
@@ -43,7 +49,7 @@ def create_app(service: KGService, *, owns_service: bool = False, plans: bool = 
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_hosts)
 
     async def get_context() -> Context:
-        return Context(service, plans=plans)
+        return Context(service, plans=plans, tree=tree[0])
 
     router = KGGraphQLRouter(build_schema(settings=settings), context_getter=get_context, graphql_ide="graphiql")
     app.include_router(router, prefix="/graphql")

@@ -64,12 +64,15 @@ def test_start_stop_twice_and_recovery(server_dir, extractor):
         body = client.post("/graphql", json={"query": "{ stats { papers } }"})
         assert body.status_code == 200
         assert "unreachable" in body.json()["errors"][0]["message"]
+        planned = {"query": '{ paper(id: "no such paper") { id authors { name } } }'}  # a compiled operation (async driver)
+        assert "unreachable" in client.post("/graphql", json=planned).json()["errors"][0]["message"]
         stopped_again = kg("neo4j", "stop", "--data", str(server_dir))
         assert stopped_again.returncode == 0 and "not running" in stopped_again.stdout
 
         assert kg("neo4j", "start", "--port", port, "--data", str(server_dir)).returncode == 0
         assert client.get("/healthz").status_code == 200
         assert client.post("/graphql", json={"query": "{ stats { papers } }"}).json() == {"data": {"stats": {"papers": 0}}}
+        assert client.post("/graphql", json=planned).json() == {"data": {"paper": None}}
     svc.store.close()
 
 

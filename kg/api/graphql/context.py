@@ -15,10 +15,11 @@ __all__ = ["Context", "Info"]
 
 
 class Context(BaseContext):
-    def __init__(self, service: KGService, *, plans: bool = True) -> None:
+    def __init__(self, service: KGService, *, plans: bool = True, tree=None) -> None:
         super().__init__()
         self.service = service
         self.plans = plans  # answer the operations compiled plans cover with them (schema.PlannedExecution)
+        self.tree = tree  # the store's async reader of whole compiled operations, if it has one
         try:
             service.refresh()  # one look at the store per request
         except KGError:

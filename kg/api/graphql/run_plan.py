@@ -17,8 +17,9 @@ from graphql import get_argument_values
 
 from kg.api.graphql.pagination import check_first, encode_cursor, page_window
 from kg.api.graphql.plan import TYPENAME, Selection
+from kg.graph.identity import author_key
 from kg.models import Page
-from kg.service import KGService, PaperQuery
+from kg.service import KGService, PaperQuery, concept_lookup_terms
 from kg.store.base import RELATED_LIMIT
 
 __all__ = ["PlanRun", "RESOLVERS", "LEAVES", "SUPPORTED"]
@@ -57,10 +58,42 @@ class PlanRun:
         self._lists: dict[tuple, dict[str, list[list]]] = {}
 
     def answer(self, roots: tuple[Selection, ...]) -> dict[str, Any]:
+        """In one query where the store compiles the whole tree (Neo4j), else level by level."""
+        read_tree = getattr(self.reads, "read_tree", None)
+        if read_tree is not None:
+            from kg.api.graphql.shape import shape_roots
+
+            found = read_tree(roots, self)
+            if found is not None:
+                return shape_roots(roots, *found)
         return self.complete([None], roots)[0]
 
+    async def answer_in_loop(self, roots: tuple[Selection, ...], tree) -> dict[str, Any] | None:
+        """In one query on the store's async reader, or None when it cannot take this operation."""
+        from kg.api.graphql.shape import shape_roots
+
+        found = await tree.read_tree(roots, self)
+        return None if found is None else shape_roots(roots, *found)
+
+    # -- what a store compiling the tree binds arguments with (kg.store.neo4j.plan_cypher.Bindings) --
     def args(self, selection: Selection) -> dict[str, Any]:
         return get_argument_values(selection.definition, selection.node, self.variables)
+
+    def first(self, selection: Selection, default: int) -> int:
+        return check_first(self.args(selection).get("first"), default)
+
+    def window(self, selection: Selection) -> tuple[int, int]:
+        a = self.args(selection)
+        return page_window(a.get("first"), a.get("after"))
+
+    def concept_key(self, name: str) -> str | None:
+        return self.service.concept_key(name)
+
+    def lookup_terms(self, name: str) -> tuple[list[str], list[str]]:
+        return concept_lookup_terms(name)
+
+    def author_key(self, name: str) -> str:
+        return author_key(name)
 
     def lists(self, kind: str, keys: list[str], name: str, siblings: tuple[Selection, ...]) -> list[list]:
         """``lists_of`` for every list of ``kind`` the siblings select, read once for all of them."""

@@ -73,7 +73,10 @@ class PlannedExecution(StrawberryGraphQLCoreExecutionContext):
 
     async def _planned(self, plan, context: Context, serially):
         try:
-            data = await context.call(PlanRun(context.service, self.variable_values).answer, plan)
+            run = PlanRun(context.service, self.variable_values)
+            data = await run.answer_in_loop(plan, context.tree) if context.tree is not None else None
+            if data is None:
+                data = await context.call(run.answer, plan)
         except Exception:  # noqa: BLE001 - graphql-core runs it again and reports what went wrong where
             PLAN_COUNTS["handed back"] += 1
             result = super().execute_operation(serially)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from kg.models import Coauthor, Institution, RelatedConcept, RelatedPaper
 from kg.store.base import RELATED_CONCEPTS_SAMPLE
 from kg.store.neo4j import queries as cypher
+from kg.store.neo4j.plan_cypher import Unsupported, plan_query, tree_values
 
 __all__ = ["Neo4jBatchedReads"]
 
@@ -82,6 +83,15 @@ class Neo4jBatchedReads:
         rows = {r["k"]: r["rows"] for r in self._read(cypher.RELATED_CONCEPTS, keys=list(dict.fromkeys(keys)), limit=limit,
                                                       sample=RELATED_CONCEPTS_SAMPLE)}
         return [[RelatedConcept(x["key"], x["n"]) for x in rows.get(k, [])] for k in keys]
+
+    def read_tree(self, roots, bind) -> tuple[dict, dict] | None:
+        """A compiled operation's whole answer in one query: (value per root selection id, map key per
+        selection id), with models for nodes (``plan_cypher``); None when a field has no Cypher fragment."""
+        try:
+            query, params, names = plan_query(roots, bind)
+        except Unsupported:
+            return None
+        return tree_values(self._read(query, **params)[0], roots, names)
 
     def children_of_areas(self, paths):
         return self._grouped(cypher.CHILDREN_OF_AREAS, "paths", paths, "k", lambda r: cypher.area_of(r["r"]))

@@ -146,19 +146,40 @@ UNWIND $ids AS id
 MATCH (:Paper {id: id})-[m:MENTIONS]->(c:Concept)
 RETURN id, c {.key, .name, .aliases, .broader} AS c ORDER BY id, m.weight DESC, c.key
 """
+# The lists below a node, each in its order, with {n} the node, {x} each item and {r} the relationship:
+# the batched lists query below and the compiled operations (plan_cypher.py) are both made of them.
+ORDERED_LISTS: dict[tuple[str, str], str] = {
+    ("Paper", "authors"): "MATCH ({x}:Author)-[{r}:AUTHORED]->({n}) WITH {x}, {r} ORDER BY {r}.position",
+    ("Paper", "areas"): "MATCH ({n})-[:IN_AREA]->({x}:ResearchArea) WITH {x} ORDER BY {x}.path",
+    ("Paper", "concepts"): "MATCH ({n})-[{r}:MENTIONS]->({x}:Concept) WITH {x}, {r} ORDER BY {r}.weight DESC, {x}.key",
+    ("Author", "papers"): "MATCH ({n})-[:AUTHORED]->({x}:Paper) WITH {x} ORDER BY {x}.id",
+    ("Author", "coauthors"): "MATCH ({n})-[{r}:CO_AUTHORED]-({x}:Author) WITH {x}, {r} ORDER BY {r}.papers DESC, {x}.key",
+    ("Paper", "related"): "MATCH ({n})-[{r}:SHARES_CONCEPT]-({x}:Paper) WITH {x}, {r} ORDER BY {r}.score DESC, {x}.id",
+}
+# What each kind of node is read as (the row mappers above take these maps).
+PROJECTIONS: dict[str, str] = {
+    "Paper": "{x} {{.*}}", "Author": "{x} {{.key, .name}}", "Concept": "{x} {{.key, .name, .aliases, .broader}}",
+    "ResearchArea": "{x} {{.path, .name, .parent}}",
+}
+
+
+def _list_fragment(kind: str, name: str, item: str) -> str:
+    match = ORDERED_LISTS[kind, name].format(n="n", x="x", r="r")
+    return f"COLLECT {{ {match} RETURN {PROJECTIONS[item].format(x='x')} }} AS {name}"
+
+
 # Several lists of each paper or author in one round trip (what sibling fields under one node ask for),
 # from fixed fragments; each list is ordered as its own query above orders it.
-_LISTS: dict[str, tuple[LiteralString, dict[str, LiteralString]]] = {
+_LISTS: dict[str, tuple[LiteralString, dict[str, str]]] = {
     "paper": ("UNWIND $keys AS k MATCH (n:Paper {id: k}) RETURN k", {
-        "authors": "COLLECT { MATCH (a:Author)-[r:AUTHORED]->(n) WITH a, r ORDER BY r.position RETURN a {.key, .name} } AS authors",
-        "areas": "COLLECT { MATCH (n)-[:IN_AREA]->(r:ResearchArea) WITH r ORDER BY r.path RETURN r {.path, .name, .parent} } AS areas",
-        "concepts": "COLLECT { MATCH (n)-[m:MENTIONS]->(c:Concept) WITH c, m ORDER BY m.weight DESC, c.key "
-                    "RETURN c {.key, .name, .aliases, .broader} } AS concepts",
+        "authors": _list_fragment("Paper", "authors", "Author"),
+        "areas": _list_fragment("Paper", "areas", "ResearchArea"),
+        "concepts": _list_fragment("Paper", "concepts", "Concept"),
     }),
     "author": ("UNWIND $keys AS k MATCH (n:Author {key: k}) RETURN k", {
-        "papers": "COLLECT { MATCH (n)-[:AUTHORED]->(p:Paper) WITH p ORDER BY p.id RETURN p {.*} } AS papers",
-        "coauthors": "COLLECT { MATCH (n)-[r:CO_AUTHORED]-(b:Author) WITH b.key AS key, r.papers AS papers "
-                     "ORDER BY papers DESC, key RETURN {key: key, papers: papers} } AS coauthors",
+        "papers": _list_fragment("Author", "papers", "Paper"),
+        "coauthors": "COLLECT { " + ORDERED_LISTS["Author", "coauthors"].format(n="n", x="x", r="r")
+                     + " RETURN {key: x.key, papers: r.papers} } AS coauthors",
     }),
 }
 

@@ -37,6 +37,7 @@ _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 
 
 FAIL_FAST_SECONDS = 2.0
+DRIVER_OPTIONS = {"connection_timeout": 2, "max_transaction_retry_time": 2, "notifications_min_severity": "OFF"}
 LEASE_SECONDS = 600  # an ingest renews its lease with every write
 LOCK_POLL_SECONDS = 0.5
 
@@ -63,14 +64,15 @@ class Neo4jStore(Neo4jBatchedReads, Store):
 
     @classmethod
     def from_settings(cls, settings: Settings) -> "Neo4jStore":
-        driver = GraphDatabase.driver(
-            settings.neo4j_uri,
-            auth=neo4j_auth(settings),
-            connection_timeout=2,
-            max_transaction_retry_time=2,
-            notifications_min_severity="OFF",
-        )
+        driver = GraphDatabase.driver(settings.neo4j_uri, auth=neo4j_auth(settings), **DRIVER_OPTIONS)
         return cls(driver, database=settings.neo4j_database, batch_size=settings.neo4j_batch_size)
+
+    def async_tree_reads(self, settings: Settings):
+        """Compiled operations in one query on the async driver, for the calling event loop (``async_reads.py``)."""
+        from kg.store.neo4j.async_reads import AsyncTreeReads
+
+        driver = neo4j.AsyncGraphDatabase.driver(settings.neo4j_uri, auth=neo4j_auth(settings), **DRIVER_OPTIONS)
+        return AsyncTreeReads(self, driver)
 
     def close(self) -> None:
         self.driver.close()

@@ -1,0 +1,70 @@
+"""The response from a compiled operation's one-query answer (stores that answer a whole tree, such as Neo4j).
+
+The store gives, for each root selection, maps whose ``_`` is the node's model and
+whose other keys (named in ``names``) hold what the selections below ask; this
+walks the selections in order and builds the response exactly as ``run_plan``'s
+level-by-level walk does (the same leaves, cursors and page rules).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kg.api.graphql.pagination import encode_cursor
+from kg.api.graphql.plan import TYPENAME, Selection
+from kg.api.graphql.run_plan import LEAVES, Connection, CoauthorRow, Related
+
+__all__ = ["shape_roots"]
+
+_ROWS = {  # relationship rows: ``_`` holds the relationship's own values
+    "RelatedPaper": lambda m: Related(None, m["score"], None),
+    "Coauthor": lambda m: CoauthorRow(None, m["jointPapers"]),
+}
+
+
+def shape_roots(roots: tuple[Selection, ...], values: dict[int, Any], names: dict[int, str]) -> dict[str, Any]:
+    return {s.key: "Query" if s.name == TYPENAME else _value(s, values[id(s)], names) for s in roots}
+
+
+def _value(s: Selection, value, names: dict[int, str]):
+    if value is None or not s.children:
+        return value
+    if s.type_name.endswith("Connection"):
+        return _connection(s, value, names)
+    if s.is_list:
+        return [_object(s.type_name, s.children, v, names) for v in value]
+    return _object(s.type_name, s.children, value, names)
+
+
+def _object(type_name: str, selections: tuple[Selection, ...], obj: dict, names: dict[int, str]) -> dict[str, Any]:
+    model = _ROWS[type_name](obj["_"]) if type_name in _ROWS else obj["_"]
+    out: dict[str, Any] = {}
+    for s in selections:
+        if s.name == TYPENAME:
+            out[s.key] = type_name
+        elif (s.parent, s.name) in LEAVES:
+            out[s.key] = LEAVES[s.parent, s.name](model)
+        else:
+            out[s.key] = _value(s, obj[names[id(s)]], names)
+    return out
+
+
+def _connection(s: Selection, value: dict, names: dict[int, str]) -> dict[str, Any]:
+    items, limit = value["items"], value["_"]["limit"]
+    page = Connection(items[:limit], value["_"]["offset"], len(items) > limit, lambda: value["total"])
+    out: dict[str, Any] = {}
+    for c in s.children:
+        if c.name == TYPENAME:
+            out[c.key] = s.type_name
+        elif c.name == "totalCount":
+            out[c.key] = value["total"]
+        elif c.name == "pageInfo":
+            out[c.key] = {p.key: "PageInfo" if p.name == TYPENAME else LEAVES[p.parent, p.name](page) for p in c.children}
+        else:  # edges
+            out[c.key] = [_edge(c, encode_cursor(page.offset + i), item, names) for i, item in enumerate(page.items)]
+    return out
+
+
+def _edge(s: Selection, cursor: str, item: dict, names: dict[int, str]) -> dict[str, Any]:
+    return {e.key: s.type_name if e.name == TYPENAME else cursor if e.name == "cursor" else _object("Paper", e.children, item, names)
+            for e in s.children}

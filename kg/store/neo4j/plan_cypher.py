@@ -1,0 +1,195 @@
+"""A compiled operation's field tree as one Cypher query (the Neo4j store's answer to ``kg.api.graphql.plan``).
+
+Each object comes back as a map: ``_`` holds the node's properties (what the row
+mappers in ``queries.py`` turn into models) and ``f0``, ``f1``, … hold what the
+fields below it select, as nested ``COLLECT { … }`` subqueries, ordered as the
+batched reads order them (the same fragments, from ``queries.py``). Values are
+parameters; the text is made of fixed fragments and generated variable names.
+Fields with no fragment here raise ``Unsupported``, and the API answers the
+operation level by level instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from kg.store.neo4j.queries import ORDERED_LISTS, PROJECTIONS, area_of, author_of, concept_of, paper_of
+
+__all__ = ["Bindings", "Unsupported", "plan_query", "models_of", "tree_values", "concept_names"]
+
+
+class Unsupported(Exception):
+    """A field this compiler has no fragment for."""
+
+
+class Bindings(Protocol):
+    """What the API binds a compiled operation's arguments with (validated as its resolvers validate them)."""
+
+    def args(self, selection) -> dict: ...
+    def first(self, selection, default: int) -> int: ...
+    def window(self, selection) -> tuple[int, int]: ...  # (offset, limit)
+    def concept_key(self, name: str) -> str | None: ...
+    def lookup_terms(self, name: str) -> tuple[list[str], list[str]]: ...  # (exact keys, names) to resolve it by
+    def author_key(self, name: str) -> str: ...
+
+
+class _Query:
+    def __init__(self, bind: Bindings) -> None:
+        self.bind = bind
+        self.args = bind.args
+        self.params: dict[str, Any] = {}
+        self.names: dict[int, str] = {}  # id(selection) -> its map key
+        self._vars = 0
+
+    def param(self, value: Any) -> str:
+        name = f"p{len(self.params)}"
+        self.params[name] = value
+        return "$" + name
+
+    def var(self) -> str:
+        self._vars += 1
+        return f"v{self._vars}"
+
+    def key(self, selection) -> str:
+        return self.names.setdefault(id(selection), f"f{len(self.names)}")
+
+    def obj(self, type_name: str, n: str, selections) -> str:
+        """The map for node ``n`` of ``type_name`` with what ``selections`` ask below it."""
+        parts = [f"_: {PROJECTIONS[type_name].format(x=n)}"]
+        for s in selections:
+            if s.children or (s.parent, s.name) in _SCALARS:
+                parts.append(f"{self.key(s)}: {self.field(s, n)}")
+        return "{" + ", ".join(parts) + "}"
+
+    def field(self, s, n: str) -> str:
+        if (s.parent, s.name) in _SCALARS:
+            return _SCALARS[s.parent, s.name].format(n=n)
+        build = _FIELDS.get((s.parent, s.name))
+        if build is not None:
+            return build(self, s, n)
+        if (s.parent, s.name) not in ORDERED_LISTS:
+            raise Unsupported(f"{s.parent}.{s.name}")
+        x, r = self.var(), self.var()
+        match = ORDERED_LISTS[s.parent, s.name].format(n=n, x=x, r=r)
+        return f"COLLECT {{ {match} RETURN {self.obj(s.type_name, x, s.children)} }}"
+
+
+_SCALARS = {
+    ("Author", "paperCount"): "COUNT {{ ({n})-[:AUTHORED]->(:Paper) }}",
+    ("Concept", "paperCount"): "COUNT {{ ({n})<-[:MENTIONS]-(:Paper) }}",
+}
+
+
+def _related(q: _Query, s, n: str) -> str:
+    first = q.bind.first(s, 10)
+    x, r, y, i = q.var(), q.var(), q.var(), q.var()
+    parts = [f"_: {{score: {r}.score}}"]
+    for c in s.children:
+        if c.name == "paper":
+            parts.append(f"{q.key(c)}: {q.obj('Paper', x, c.children)}")
+        elif c.name == "sharedConcepts":
+            shared = (f"COLLECT {{ UNWIND range(0, size({r}.concepts) - 1) AS {i} MATCH ({y}:Concept {{key: {r}.concepts[{i}]}}) "
+                      f"WITH {y}, {i} ORDER BY {i} RETURN {q.obj('Concept', y, c.children)} }}")
+            parts.append(f"{q.key(c)}: {shared}")
+    match = ORDERED_LISTS["Paper", "related"].format(n=n, x=x, r=r)
+    return f"COLLECT {{ {match} LIMIT {q.param(first)} RETURN {{{', '.join(parts)}}} }}"
+
+
+def _coauthors(q: _Query, s, n: str) -> str:
+    x, r = q.var(), q.var()
+    parts = [f"_: {{jointPapers: {r}.papers}}"] + [f"{q.key(c)}: {q.obj('Author', x, c.children)}" for c in s.children if c.name == "author"]
+    return f"COLLECT {{ {ORDERED_LISTS['Author', 'coauthors'].format(n=n, x=x, r=r)} RETURN {{{', '.join(parts)}}} }}"
+
+
+def _broader(q: _Query, s, n: str) -> str:
+    x = q.var()
+    return f"COLLECT {{ MATCH ({x}:Concept {{key: {n}.broader}}) RETURN {q.obj('Concept', x, s.children)} }}[0]"
+
+
+def _page(q: _Query, s, match: str, x: str) -> str:
+    """A connection: ``items`` (one more than the page) and, when selected, ``total``."""
+    offset, limit = q.bind.window(s)
+    nodes = [c for e in s.children if e.name == "edges" for c in e.children if c.name == "node"]
+    children = tuple(c for node in nodes for c in node.children)
+    o, n = q.param(offset), q.param(limit)
+    parts = [f"_: {{offset: {o}, limit: {n}}}",
+             f"items: COLLECT {{ {match} SKIP {o} LIMIT {n} + 1 RETURN {q.obj('Paper', x, children)} }}"]
+    if any(c.name == "totalCount" for c in s.children):
+        parts.append(f"total: COUNT {{ {match} RETURN {x} }}")
+    return "{" + ", ".join(parts) + "}"
+
+
+def _concept_papers(q: _Query, s, n: str) -> str:
+    x, m = q.var(), q.var()
+    return _page(q, s, f"MATCH ({x}:Paper)-[{m}:MENTIONS]->({n}) WITH {x}, {m} ORDER BY {m}.weight DESC, {x}.id", x)
+
+
+_ORDER = {"id": "{x}.id", "citations": "coalesce({x}.citations, -1) DESC, {x}.id", "year": "coalesce({x}.year, -1) DESC, {x}.id"}
+
+
+def _root_papers(q: _Query, s, _n: str) -> str:
+    a = q.args(s)
+    if any(v is not None for v in (a.get("filter") or {}).values()):
+        raise Unsupported("paper filters")
+    x = q.var()
+    return _page(q, s, f"MATCH ({x}:Paper) WHERE {x}.id IS NOT NULL WITH {x} ORDER BY {_ORDER[a['orderBy'].value].format(x=x)}", x)
+
+
+def _root_node(label: str, key: str, value: Callable[[_Query, dict], Any]):
+    def build(q: _Query, s, _n: str) -> str:
+        x = q.var()
+        return (f"COLLECT {{ MATCH ({x}:{label} {{{key}: {q.param(value(q, q.args(s)))}}}) "
+                f"RETURN {q.obj(s.type_name, x, s.children)} }}[0]")
+    return build
+
+
+_FIELDS: dict[tuple[str, str], Callable[[_Query, Any, str], str]] = {
+    ("Query", "paper"): _root_node("Paper", "id", lambda _q, a: str(a["id"])),
+    ("Query", "author"): _root_node("Author", "key", lambda q, a: q.bind.author_key(a["name"])),
+    ("Query", "concept"): _root_node("Concept", "key", lambda q, a: q.bind.concept_key(a["name"])),
+    ("Query", "papers"): _root_papers,
+    ("Paper", "related"): _related,
+    ("Author", "coauthors"): _coauthors,
+    ("Concept", "broader"): _broader,
+    ("Concept", "papers"): _concept_papers,
+}
+
+
+def plan_query(roots, bind: Bindings) -> tuple[str, dict, dict[int, str]]:
+    """(Cypher, parameters, map key of each selection) answering the root selections in one round trip."""
+    q = _Query(bind)
+    returns = [f"{q.field(s, '')} AS {q.key(s)}" for s in roots if s.name != "__typename"]
+    return "RETURN " + ", ".join(returns or ["1 AS one"]), q.params, q.names
+
+
+def concept_names(roots, bind: "Bindings") -> list[str]:
+    """The concept names the operation looks up (each resolved to its key before the query is written)."""
+    return [bind.args(s)["name"] for s in roots if (s.parent, s.name) == ("Query", "concept")]
+
+
+def tree_values(row, roots, names: dict[int, str]) -> tuple[dict, dict]:
+    """(value per root selection id, map key per selection id) from the query's one row."""
+    return {id(s): models_of(row[names[id(s)]], s.type_name, s.children, names) for s in roots if id(s) in names}, names
+
+
+def models_of(value, type_name: str, selections, names: dict[int, str]):
+    """The query's maps with each ``_`` turned into the model the row mappers make (in place)."""
+    if value is None:
+        return None
+    if isinstance(value, list):
+        return [models_of(v, type_name, selections, names) for v in value]
+    if type_name.endswith("Connection"):
+        nodes = tuple(c for e in selections if e.name == "edges" for n in e.children if n.name == "node" for c in n.children)
+        value["items"] = [models_of(v, "Paper", nodes, names) for v in value["items"]]
+        return value
+    make = _MODELS.get(type_name)
+    if make is not None:
+        value["_"] = make(value["_"])
+    for s in selections:
+        if s.children and id(s) in names:
+            value[names[id(s)]] = models_of(value[names[id(s)]], s.type_name, s.children, names)
+    return value
+
+
+_MODELS = {"Paper": paper_of, "Author": author_of, "Concept": concept_of, "ResearchArea": area_of}
