@@ -6,7 +6,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.concurrency import run_in_threadpool
@@ -30,17 +30,15 @@ def create_app(service: KGService, *, owns_service: bool = False, plans: bool = 
     ``plans=False`` answers every operation through graphql-core's resolvers (the API tests compare the two)."""
     settings = service.settings
 
-    tree: list = [None]  # the store's async reader for compiled operations, opened in the serving loop
-
     @asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        tree[0] = service.async_tree_reads() if plans else None
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.tree = service.async_tree_reads() if plans else None  # opened in the loop that serves
         try:
             yield
         finally:
-            if tree[0] is not None:
-                await tree[0].close()
-                tree[0] = None
+            if app.state.tree is not None:
+                await app.state.tree.close()
+                app.state.tree = None
             if owns_service:
                 service.close()
 
@@ -48,8 +46,8 @@ def create_app(service: KGService, *, owns_service: bool = False, plans: bool = 
     app.add_middleware(RequestGuard, max_body_bytes=settings.max_body_bytes)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_hosts)
 
-    async def get_context() -> Context:
-        return Context(service, plans=plans, tree=tree[0])
+    async def get_context(request: Request) -> Context:
+        return Context(service, plans=plans, tree=getattr(request.app.state, "tree", None))
 
     router = KGGraphQLRouter(build_schema(settings=settings), context_getter=get_context, graphql_ide="graphiql")
     app.include_router(router, prefix="/graphql")

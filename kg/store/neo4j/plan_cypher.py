@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from kg.store.neo4j.queries import ORDERED_LISTS, PROJECTIONS, area_of, author_of, concept_of, paper_of
+from kg.store.neo4j.queries import ORDERED_LISTS, PAPER_ORDERS, PROJECTIONS, area_of, author_of, concept_of, paper_of
 
 __all__ = ["Bindings", "Unsupported", "plan_query", "models_of", "tree_values", "concept_names"]
 
@@ -107,11 +107,15 @@ def _broader(q: _Query, s, n: str) -> str:
     return f"COLLECT {{ MATCH ({x}:Concept {{key: {n}.broader}}) RETURN {q.obj('Concept', x, s.children)} }}[0]"
 
 
+def _node_selections(connection) -> tuple:
+    """What a connection's ``edges { node { … } }`` select, over every alias of edges and node."""
+    return tuple(c for e in connection if e.name == "edges" for n in e.children if n.name == "node" for c in n.children)
+
+
 def _page(q: _Query, s, match: str, x: str) -> str:
     """A connection: ``items`` (one more than the page) and, when selected, ``total``."""
     offset, limit = q.bind.window(s)
-    nodes = [c for e in s.children if e.name == "edges" for c in e.children if c.name == "node"]
-    children = tuple(c for node in nodes for c in node.children)
+    children = _node_selections(s.children)
     o, n = q.param(offset), q.param(limit)
     parts = [f"_: {{offset: {o}, limit: {n}}}",
              f"items: COLLECT {{ {match} SKIP {o} LIMIT {n} + 1 RETURN {q.obj('Paper', x, children)} }}"]
@@ -125,15 +129,12 @@ def _concept_papers(q: _Query, s, n: str) -> str:
     return _page(q, s, f"MATCH ({x}:Paper)-[{m}:MENTIONS]->({n}) WITH {x}, {m} ORDER BY {m}.weight DESC, {x}.id", x)
 
 
-_ORDER = {"id": "{x}.id", "citations": "coalesce({x}.citations, -1) DESC, {x}.id", "year": "coalesce({x}.year, -1) DESC, {x}.id"}
-
-
 def _root_papers(q: _Query, s, _n: str) -> str:
     a = q.args(s)
     if any(v is not None for v in (a.get("filter") or {}).values()):
         raise Unsupported("paper filters")
     x = q.var()
-    return _page(q, s, f"MATCH ({x}:Paper) WHERE {x}.id IS NOT NULL WITH {x} ORDER BY {_ORDER[a['orderBy'].value].format(x=x)}", x)
+    return _page(q, s, f"MATCH ({x}:Paper) WHERE {x}.id IS NOT NULL WITH {x} ORDER BY {PAPER_ORDERS[a['orderBy'].value].format(x=x)}", x)
 
 
 def _root_node(label: str, key: str, value: Callable[[_Query, dict], Any]):
@@ -180,8 +181,7 @@ def models_of(value, type_name: str, selections, names: dict[int, str]):
     if isinstance(value, list):
         return [models_of(v, type_name, selections, names) for v in value]
     if type_name.endswith("Connection"):
-        nodes = tuple(c for e in selections if e.name == "edges" for n in e.children if n.name == "node" for c in n.children)
-        value["items"] = [models_of(v, "Paper", nodes, names) for v in value["items"]]
+        value["items"] = [models_of(v, "Paper", _node_selections(selections), names) for v in value["items"]]
         return value
     make = _MODELS.get(type_name)
     if make is not None:

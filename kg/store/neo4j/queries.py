@@ -264,10 +264,10 @@ _FILTERS: dict[str, LiteralString] = {
     "year_to": "p.year <= $year_to",
     "venue": "p.venue = $venue",
 }
-_ORDERS: dict[str, LiteralString] = {
-    "id": "p.id",
-    "citations": "coalesce(p.citations, -1) DESC, p.id",
-    "year": "coalesce(p.year, -1) DESC, p.id",
+PAPER_ORDERS: dict[str, str] = {  # {x}: the paper
+    "id": "{x}.id",
+    "citations": "coalesce({x}.citations, -1) DESC, {x}.id",
+    "year": "coalesce({x}.year, -1) DESC, {x}.id",
 }
 
 
@@ -280,7 +280,7 @@ def paper_filter_query(active: list[str], *, count: bool = False, facets: bool =
     """
     clauses = [_FILTERS[name] for name in active if name != "concept"]  # KeyError outside the allow-list
     where: LiteralString = (" WHERE " + " AND ".join(clauses)) if clauses else ""  # type: ignore[assignment]
-    by = _ORDERS[order_by]
+    by = PAPER_ORDERS[order_by].format(x="p")
     if "concept" in active:
         match: LiteralString = "MATCH (p:Paper)-[m:MENTIONS]->(:Concept {key: $concept})"
         order: LiteralString = " WITH p, m ORDER BY m.weight DESC, p.id" if order_by == "id" else " WITH p ORDER BY " + by
