@@ -73,7 +73,7 @@ def both(tmp_path_factory, extractor, neo4j_driver):
 PLANNED = [
     'query($id: ID!) { paper(id: $id) { __typename id title label abstract venue citations year authorsTruncated '
     'authors { id name paperCount papers { id } coauthors { jointPapers author { id name } } } areas { id name path } '
-    'concepts { id name aliases paperCount broader { id name } papers(first: 2) { totalCount pageInfo { hasNextPage endCursor } '
+    'concepts { id name aliases paperCount broader { id name } b: broader { id } papers(first: 2) { totalCount pageInfo { hasNextPage endCursor } '
     'edges { cursor node { id } } } } related(first: 4) { score paper { id label } sharedConcepts { id name } } } }',
     'query($id: ID!) { paper(id: $id) { ...P x: related { paper { ...P } } } } fragment P on Paper { id ... on Paper { title } '
     'authors { name } authors { id } }',

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from kg.models import Concept
 from kg.store.neo4j.queries import ORDERED_LISTS, PAPER_ORDERS, PROJECTIONS, area_of, author_of, concept_of, paper_of
 
 __all__ = ["Bindings", "Unsupported", "plan_query", "models_of", "tree_values", "concept_names"]
@@ -81,6 +82,15 @@ _SCALARS = {
 }
 
 
+# Fields a node's key alone answers. A node reached by a key the query already holds (a shared-concepts
+# list, a broader key) is not read when only these are selected: its map is just ``{key}``.
+_KEY_FIELDS = {"Concept": frozenset({"id", "__typename"})}
+
+
+def _key_only(s) -> bool:
+    return {c.name for c in s.children} <= _KEY_FIELDS.get(s.type_name, frozenset())
+
+
 def _related(q: _Query, s, n: str) -> str:
     first = q.bind.first(s, 10)
     x, r, y, i = q.var(), q.var(), q.var(), q.var()
@@ -88,6 +98,8 @@ def _related(q: _Query, s, n: str) -> str:
     for c in s.children:
         if c.name == "paper":
             parts.append(f"{q.key(c)}: {q.obj('Paper', x, c.children)}")
+        elif c.name == "sharedConcepts" and _key_only(c):
+            parts.append(f"{q.key(c)}: [{y} IN {r}.concepts | {{_: {{key: {y}}}}}]")
         elif c.name == "sharedConcepts":
             shared = (f"COLLECT {{ UNWIND range(0, size({r}.concepts) - 1) AS {i} MATCH ({y}:Concept {{key: {r}.concepts[{i}]}}) "
                       f"WITH {y}, {i} ORDER BY {i} RETURN {q.obj('Concept', y, c.children)} }}")
@@ -103,6 +115,8 @@ def _coauthors(q: _Query, s, n: str) -> str:
 
 
 def _broader(q: _Query, s, n: str) -> str:
+    if _key_only(s):  # every broader key is a concept's (the graph stage adds the node with the key)
+        return f"CASE WHEN {n}.broader IS NULL THEN null ELSE {{_: {{key: {n}.broader}}}} END"
     x = q.var()
     return f"COLLECT {{ MATCH ({x}:Concept {{key: {n}.broader}}) RETURN {q.obj('Concept', x, s.children)} }}[0]"
 
@@ -192,4 +206,9 @@ def models_of(value, type_name: str, selections, names: dict[int, str]):
     return value
 
 
-_MODELS = {"Paper": paper_of, "Author": author_of, "Concept": concept_of, "ResearchArea": area_of}
+def _concept(d: dict) -> Concept:
+    """A concept's model; read by key only (``_key_only``), it holds just the key, and nothing else is asked of it."""
+    return concept_of(d) if "name" in d else Concept(d["key"], "")
+
+
+_MODELS = {"Paper": paper_of, "Author": author_of, "Concept": _concept, "ResearchArea": area_of}
