@@ -18,12 +18,17 @@ def load_nlp(name: str | None = None):
     but not run: the candidate finder reads the part of speech from its tag-only
     rules (the only ones that touch nouns and adjectives), which is the same
     answer at a fraction of the cost. Thinc multiplies matrices with numpy rather
-    than its bundled BLIS, several times faster on the CPUs we measured (README).
+    than its bundled BLIS, several times faster on the CPUs we measured (README),
+    and numpy's BLAS is held to one thread in this process: the tagger's products
+    are small, so a second thread added about 30% CPU time per document for
+    little wall time, and a forked worker per core would oversubscribe them.
     """
     import spacy
     from thinc.api import NumpyOps, set_current_ops
+    from threadpoolctl import threadpool_limits
 
     set_current_ops(NumpyOps(use_blis=False))
+    threadpool_limits(limits=1, user_api="blas")
     names = (name,) if name else MODEL_NAMES
     for candidate in names:
         try:

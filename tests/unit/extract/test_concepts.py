@@ -153,3 +153,11 @@ def test_every_seed_paper_links_to_the_wider_literature(extractor):
     found = extractor.extract([DocumentInput(r.abstract, r.keywords, r.title or "") for r in records])
     background = load_background()
     assert all(any(background.df.get(c.key, 0) >= 2 for c in concepts) for concepts in found)
+
+
+def test_tagging_holds_numpy_blas_to_one_thread(extractor):
+    """load_nlp limits BLAS to one thread: the tagger's small products cost ~30% more CPU on two."""
+    from threadpoolctl import threadpool_info
+
+    blas = [pool for pool in threadpool_info() if pool["user_api"] == "blas"]
+    assert blas and all(pool["num_threads"] == 1 for pool in blas)
