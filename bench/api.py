@@ -1,6 +1,6 @@
 """API benchmark: kg on Neo4j, kg embedded, and @neo4j/graphql on the same Neo4j, side by side in one run.
 
-    python bench/api.py [--data ../shared/data] [--workdir DIR] [--duration 10] [--json bench/results-api.json]
+    python bench/api.py [--data ../shared/data] [--workdir DIR] [--duration 5] [--rounds 3] [--json bench/results-api.json]
 
 What it does, on this machine:
 1. starts a throw-away Neo4j (`kg neo4j start`), migrates it and ingests ICLR 2024 + ICML 2024
@@ -11,7 +11,10 @@ What it does, on this machine:
    answers (after putting both schemas' shapes into one form; unordered lists compared sorted);
 4. loads each server with `wrk` (apt) at concurrency 1 and 16, cycling through the 50 requests,
    and reports req/s, p50, p99, errors (non-2xx, socket errors, GraphQL errors) and CPU ms per
-   request of the server process plus the Neo4j process (read from /proc);
+   request of the server process plus the Neo4j process (read from /proc). Each cell is
+   `--rounds` (3) runs of `--duration` (5) seconds per server, the servers taking turns in a
+   rotated order, and reports the medians: on a shared machine whose speed drifts, a single run
+   per server in sequence compared the servers at different speeds;
 5. abuse: on each kg server, `--mix-duration` (60) seconds at concurrency 32 over all five
    operations' requests, once alone and once while another client keeps sending abusive
    requests (the 93-byte nested chain, 100 aliases of a heavy field, a 200 KB body, a
@@ -193,6 +196,23 @@ def load(url: str, bodies: list[str], concurrency: int, duration: float, pids: l
             "errors": gql_errors + socket_errors, "graphql_or_http_errors": gql_errors, "socket_errors": socket_errors, "cpu_ms_per_req": round(1000 * cpu / max(requests, 1), 2), "requests": requests}
 
 
+def interleaved(urls: dict, bodies: dict, concurrency: int, args, pids: dict, workdir: Path) -> dict:
+    """Each server loaded in turn, ``--rounds`` times, the order rotated every round, so that a slow
+    spell of a shared machine falls on every server alike. Per server: the median over the rounds
+    of req/s, p50, p99 and CPU per request; errors and requests summed over all rounds."""
+    names = list(urls)
+    runs: dict[str, list[dict]] = {name: [] for name in names}
+    for r in range(args.rounds):
+        for name in names[r % len(names):] + names[: r % len(names)]:
+            runs[name].append(load(urls[name], bodies[name], concurrency, args.duration, pids[name], workdir))
+    out = {}
+    for name, rs in runs.items():
+        median = {k: sorted(x[k] for x in rs)[len(rs) // 2] for k in ("req_s", "p50_ms", "p99_ms", "cpu_ms_per_req")}
+        summed = {k: sum(x[k] for x in rs) for k in ("errors", "graphql_or_http_errors", "socket_errors", "requests")}
+        out[name] = median | summed | {"req_s_by_round": [x["req_s"] for x in rs]}
+    return out
+
+
 # -- abuse -------------------------------------------------------------------------------------------
 ABUSE = {
     "93-byte chain": {"query": "{papers(first:100){edges{node{authors{papers{authors{papers{authors{papers{abstract}}}}}}}}}}"},
@@ -298,7 +318,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--workdir", type=Path, default=None, help="keep the loaded stores here and reuse them")
-    parser.add_argument("--duration", type=float, default=10.0, help="seconds per load run")
+    parser.add_argument("--duration", type=float, default=5.0, help="seconds per load run")
+    parser.add_argument("--rounds", type=int, default=3, help="load runs per server and cell, interleaved (medians reported)")
     parser.add_argument("--requests", type=int, default=50, help="varied requests per operation")
     parser.add_argument("--workers", type=int, default=1, help="`kg serve --workers N` for both kg servers")
     parser.add_argument("--mix-duration", type=float, default=60.0, help="seconds of each c=32 mixed run (0: skip the abuse runs)")
@@ -343,11 +364,10 @@ def main() -> None:
                     print(f"answers differ on op {op}, request {i}: {answers}", file=sys.stderr)
         print(f"answers: {5 * args.requests} requests x 3 servers, {mismatches} differing", file=sys.stderr)
         results: dict = {"answers_differing": mismatches, "runs": {}}
+        pids = {name: [procs[name].pid] + ([neo4j_pid] if name != "kg-embedded" else []) for name in urls}
         for op in "abcde":
-            for name, url in urls.items():
-                pids = [procs[name].pid] + ([neo4j_pid] if name != "kg-embedded" else [])
-                for concurrency in (1, 16):
-                    run = load(url, bodies[name][op], concurrency, args.duration, pids, workdir)
+            for concurrency in (1, 16):
+                for name, run in interleaved(urls, {n: bodies[n][op] for n in urls}, concurrency, args, pids, workdir).items():
                     results["runs"][f"{op}/{name}/c{concurrency}"] = run
                     print(f"{op} {name:12} c={concurrency:<2} {run}", file=sys.stderr)
         if args.mix_duration > 0:

@@ -86,8 +86,9 @@ class PlanRun:
         a = self.args(selection)
         return page_window(a.get("first"), a.get("after"))
 
-    def concept_key(self, name: str) -> str | None:
-        return self.service.concept_key(name)
+    def concept_keys(self, name: str) -> list[str]:
+        key = self.service.concept_key(name)
+        return [key] if key is not None else []
 
     def lookup_terms(self, name: str) -> tuple[list[str], list[str]]:
         return concept_lookup_terms(name)

@@ -1,9 +1,10 @@
 """A compiled operation's one query on the async driver: no worker thread between the event loop and Neo4j.
 
 Made per event loop (``Neo4jStore.async_tree_reads``, opened by the app when it
-starts), since an async driver belongs to the loop it runs on. Operations that
-must read the store before their query can be written (a concept's name) first
-resolve it here, with the statements ``Neo4jStore.resolve_concept`` runs.
+starts), since an async driver belongs to the loop it runs on. A concept's name
+is looked up inside the query by the keys it spells; a name that needs its
+aliases searched (``Neo4jStore.resolve_concept``'s second statement) costs one
+more query and a second run.
 """
 
 from __future__ import annotations
@@ -14,21 +15,21 @@ import neo4j
 
 from kg.errors import StoreUnavailable
 from kg.store.neo4j import queries as cypher
-from kg.store.neo4j.plan_cypher import Unsupported, concept_names, plan_query, tree_values
+from kg.store.neo4j.plan_cypher import Unsupported, concept_roots, plan_query, tree_values
 
 __all__ = ["AsyncTreeReads"]
 
 
-class _Resolved:
-    """Bindings with the concept names already resolved."""
+class _Keys:
+    """Bindings whose concept names are looked up by the given candidate keys."""
 
-    def __init__(self, bind, keys: dict[str, str | None]) -> None:
+    def __init__(self, bind, keys: dict[str, list[str]]) -> None:
         self.bind, self.keys = bind, keys
 
     def __getattr__(self, name: str):
         return getattr(self.bind, name)
 
-    def concept_key(self, name: str) -> str | None:
+    def concept_keys(self, name: str) -> list[str]:
         return self.keys[name]
 
 
@@ -47,24 +48,29 @@ class AsyncTreeReads:
                 result = await session.run(query, params)
                 return [record async for record in result]
 
-    async def _concept_key(self, exact: list[str], names: list[str]) -> str | None:
-        found = {r["key"] for r in await self._run(cypher.CONCEPTS_EXIST, {"keys": list(exact)})}
-        key = next((k for k in exact if k in found), None)
-        if key is None:
-            rows = await self._run(cypher.RESOLVE_CONCEPT, {"names": list(names)})
-            key = rows[0]["key"] if rows else None
-        return key
-
     async def read_tree(self, roots, bind) -> tuple[dict, dict] | None:
-        """As ``Neo4jBatchedReads.read_tree``; driver errors propagate (the API then answers the sync way)."""
-        keys = {}
-        for name in concept_names(roots, bind):
-            keys[name] = await self._concept_key(*bind.lookup_terms(name))
+        """As ``Neo4jBatchedReads.read_tree``; driver errors propagate (the API then answers the sync way).
+
+        A ``concept(name:)`` root is first looked up in the same query by the exact keys its name
+        spells (``resolve_concept``'s first step). Only when none is stored is the name resolved
+        by names and aliases, and the query run again with the key found.
+        """
+        named = concept_roots(roots, bind)
+        keys = {name: bind.lookup_terms(name)[0] for _, name in named}
         try:
-            query, params, names = plan_query(roots, _Resolved(bind, keys))
+            query, params, names = plan_query(roots, _Keys(bind, keys))
         except Unsupported:
             return None
-        return tree_values((await self._run(query, params))[0], roots, names)
+        row = (await self._run(query, params))[0]
+        resolved = {}
+        for s, name in named:
+            if row[names[id(s)]] is None and name not in resolved:
+                rows = await self._run(cypher.RESOLVE_CONCEPT, {"names": bind.lookup_terms(name)[1]})
+                resolved[name] = [rows[0]["key"]] if rows else []
+        if any(resolved.values()):
+            query, params, names = plan_query(roots, _Keys(bind, keys | resolved))
+            row = (await self._run(query, params))[0]
+        return tree_values(row, roots, names)
 
     async def close(self) -> None:
         await self.driver.close()

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from kg.models import Concept
 from kg.store.neo4j.queries import ORDERED_LISTS, PAPER_ORDERS, PROJECTIONS, area_of, author_of, concept_of, paper_of
 
-__all__ = ["Bindings", "Unsupported", "plan_query", "models_of", "tree_values", "concept_names"]
+__all__ = ["Bindings", "Unsupported", "plan_query", "models_of", "tree_values", "concept_roots"]
 
 
 class Unsupported(Exception):
@@ -30,7 +30,7 @@ class Bindings(Protocol):
     def args(self, selection) -> dict: ...
     def first(self, selection, default: int) -> int: ...
     def window(self, selection) -> tuple[int, int]: ...  # (offset, limit)
-    def concept_key(self, name: str) -> str | None: ...
+    def concept_keys(self, name: str) -> list[str]: ...  # the keys it may be, the first one stored wins
     def lookup_terms(self, name: str) -> tuple[list[str], list[str]]: ...  # (exact keys, names) to resolve it by
     def author_key(self, name: str) -> str: ...
 
@@ -159,10 +159,18 @@ def _root_node(label: str, key: str, value: Callable[[_Query, dict], Any]):
     return build
 
 
+def _root_concept(q: _Query, s, _n: str) -> str:
+    """The first stored concept of the name's candidate keys, in their order (one query when the name spells a key)."""
+    x, i = q.var(), q.var()
+    keys = q.param(q.bind.concept_keys(q.args(s)["name"]))
+    return (f"COLLECT {{ UNWIND range(0, size({keys}) - 1) AS {i} MATCH ({x}:Concept {{key: {keys}[{i}]}}) "
+            f"WITH {x}, {i} ORDER BY {i} LIMIT 1 RETURN {q.obj(s.type_name, x, s.children)} }}[0]")
+
+
 _FIELDS: dict[tuple[str, str], Callable[[_Query, Any, str], str]] = {
     ("Query", "paper"): _root_node("Paper", "id", lambda _q, a: str(a["id"])),
     ("Query", "author"): _root_node("Author", "key", lambda q, a: q.bind.author_key(a["name"])),
-    ("Query", "concept"): _root_node("Concept", "key", lambda q, a: q.bind.concept_key(a["name"])),
+    ("Query", "concept"): _root_concept,
     ("Query", "papers"): _root_papers,
     ("Paper", "related"): _related,
     ("Author", "coauthors"): _coauthors,
@@ -178,9 +186,9 @@ def plan_query(roots, bind: Bindings) -> tuple[str, dict, dict[int, str]]:
     return "RETURN " + ", ".join(returns or ["1 AS one"]), q.params, q.names
 
 
-def concept_names(roots, bind: "Bindings") -> list[str]:
-    """The concept names the operation looks up (each resolved to its key before the query is written)."""
-    return [bind.args(s)["name"] for s in roots if (s.parent, s.name) == ("Query", "concept")]
+def concept_roots(roots, bind: "Bindings") -> list[tuple[Any, str]]:
+    """The operation's ``concept(name:)`` roots with their names."""
+    return [(s, bind.args(s)["name"]) for s in roots if (s.parent, s.name) == ("Query", "concept")]
 
 
 def tree_values(row, roots, names: dict[int, str]) -> tuple[dict, dict]:
