@@ -56,16 +56,19 @@ class AsyncTreeReads:
         by names and aliases, and the query run again with the key found.
         """
         named = concept_roots(roots, bind)
-        keys = {name: bind.lookup_terms(name)[0] for _, name in named}
+        terms = {name: bind.lookup_terms(name) for _, name in named}  # (exact keys, names) per concept name
+        keys = {name: exact for name, (exact, _) in terms.items()}
         try:
             query, params, names = plan_query(roots, _Keys(bind, keys))
         except Unsupported:
             return None
+        if not names:  # nothing but __typename: nothing to read
+            return tree_values({}, roots, names)
         row = (await self._run(query, params))[0]
         resolved = {}
         for s, name in named:
             if row[names[id(s)]] is None and name not in resolved:
-                rows = await self._run(cypher.RESOLVE_CONCEPT, {"names": bind.lookup_terms(name)[1]})
+                rows = await self._run(cypher.RESOLVE_CONCEPT, {"names": terms[name][1]})
                 resolved[name] = [rows[0]["key"]] if rows else []
         if any(resolved.values()):
             query, params, names = plan_query(roots, _Keys(bind, keys | resolved))
