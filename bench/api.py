@@ -321,7 +321,10 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=5.0, help="seconds per load run")
     parser.add_argument("--rounds", type=int, default=3, help="load runs per server and cell, interleaved (medians reported)")
     parser.add_argument("--requests", type=int, default=50, help="varied requests per operation")
-    parser.add_argument("--workers", type=int, default=1, help="`kg serve --workers N` for both kg servers")
+    parser.add_argument("--workers", type=int, default=1, help="`kg serve --workers N` for kg on Neo4j")
+    parser.add_argument("--embedded-workers", type=int, default=os.cpu_count() or 1,
+                        help="`kg serve --workers N` for kg embedded (default: the machine's cores; it answers in-process, "
+                             "where the other two servers also use Neo4j's threads on the other cores)")
     parser.add_argument("--mix-duration", type=float, default=60.0, help="seconds of each c=32 mixed run (0: skip the abuse runs)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
@@ -335,7 +338,7 @@ def main() -> None:
         ports = {name: free_port() for name in ("kg-neo4j", "kg-embedded", "peer")}
         procs["kg-neo4j"] = subprocess.Popen([*KG, "serve", "--port", str(ports["kg-neo4j"]), "--workers", str(args.workers)], env=setup["neo_env"],
                                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        procs["kg-embedded"] = subprocess.Popen([*KG, "serve", "--port", str(ports["kg-embedded"]), "--workers", str(args.workers)], env=setup["emb_env"],
+        procs["kg-embedded"] = subprocess.Popen([*KG, "serve", "--port", str(ports["kg-embedded"]), "--workers", str(args.embedded_workers)], env=setup["emb_env"],
                                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         procs["peer"] = subprocess.Popen(["node", "server.mjs"], cwd=setup["peer"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                          env=os.environ | peer_env(setup["uri"]) | {"PORT": str(ports["peer"])})
@@ -363,7 +366,8 @@ def main() -> None:
                     mismatches += 1
                     print(f"answers differ on op {op}, request {i}: {answers}", file=sys.stderr)
         print(f"answers: {5 * args.requests} requests x 3 servers, {mismatches} differing", file=sys.stderr)
-        results: dict = {"answers_differing": mismatches, "runs": {}}
+        results: dict = {"answers_differing": mismatches, "workers": {"kg-neo4j": args.workers, "kg-embedded": args.embedded_workers},
+                         "runs": {}}
         pids = {name: [procs[name].pid] + ([neo4j_pid] if name != "kg-embedded" else []) for name in urls}
         for op in "abcde":
             for concurrency in (1, 16):

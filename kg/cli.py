@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import gc
 import json
 import logging
 import sys
-import threading
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -109,14 +107,6 @@ def _summary_lines(summary) -> list[str]:
     ]
 
 
-def _warm(service) -> None:
-    """Build the store's indexes while the server already answers (a big embedded store's autocomplete takes seconds)."""
-    try:
-        service.warm()
-    except KGError as exc:
-        logging.getLogger(__name__).warning("could not prepare the store's indexes: %s", exc)
-
-
 class _Rejects:
     """Counts skipped records, keeps the first few messages, writes each to a JSON Lines file."""
 
@@ -166,7 +156,7 @@ def serve(host: str, port: int, workers: int, access_log: bool) -> None:
     """Serve the GraphQL API (GraphiQL at /graphql, health at /healthz)."""
     import uvicorn
 
-    from kg.api.app import create_app
+    from kg.api.app import create_app, prepare_to_serve
 
     from kg.errors import StoreUnavailable
 
@@ -176,15 +166,14 @@ def serve(host: str, port: int, workers: int, access_log: bool) -> None:
     except StoreUnavailable as exc:
         # Serve anyway: /healthz says 503 and queries say why until the store is back.
         click.echo(f"warning: {exc}; serving anyway, /healthz answers 503 until it is reachable", err=True)
-    gc.collect()
-    gc.freeze()  # what start-up built (schema, modules) lives as long as the server: out of the GC's full passes
     if workers > 1:  # each worker process builds its own app and store from the same settings
         service.close()
         uvicorn.run("kg.api.app:app_from_settings", factory=True, workers=workers, host=host, port=port, log_level="info",
                     access_log=access_log)
         return
-    threading.Thread(target=_warm, args=(service,), daemon=True, name="kg-warm").start()
-    uvicorn.run(create_app(service, owns_service=True), host=host, port=port, log_level="info", access_log=access_log)
+    app = create_app(service, owns_service=True)
+    prepare_to_serve(service)
+    uvicorn.run(app, host=host, port=port, log_level="info", access_log=access_log)
 
 
 @main.command()

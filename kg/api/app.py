@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import logging
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -19,7 +21,7 @@ from kg.api.guards import RequestGuard, public_message
 from kg.errors import KGError
 from kg.service import KGService
 
-__all__ = ["create_app", "app_from_settings"]
+__all__ = ["create_app", "app_from_settings", "prepare_to_serve"]
 
 log = logging.getLogger(__name__)
 
@@ -72,4 +74,23 @@ def app_from_settings() -> FastAPI:
     from kg.store import open_store
 
     settings = get_settings()
-    return create_app(KGService(open_store(settings), settings), owns_service=True)
+    service = KGService(open_store(settings), settings)
+    app = create_app(service, owns_service=True)
+    prepare_to_serve(service)
+    return app
+
+
+def prepare_to_serve(service: KGService) -> None:
+    """What every serving process does before it answers: what start-up built (schema, modules, the
+    graph) goes out of the GC's full passes for good, and the store's indexes are built in a thread
+    while the server already answers (a big embedded store's autocomplete takes seconds)."""
+    gc.collect()
+    gc.freeze()
+    threading.Thread(target=_warm, args=(service,), daemon=True, name="kg-warm").start()
+
+
+def _warm(service: KGService) -> None:
+    try:
+        service.warm()
+    except KGError as exc:
+        log.warning("could not prepare the store's indexes: %s", exc)

@@ -74,16 +74,17 @@ PLANNED = [
     'query($id: ID!) { paper(id: $id) { __typename id title label abstract venue citations year authorsTruncated '
     'authors { id name paperCount papers { id } coauthors { jointPapers author { id name } } } areas { id name path } '
     'concepts { id name aliases paperCount broader { id name } b: broader { id } papers(first: 2) { totalCount pageInfo { hasNextPage endCursor } '
-    'edges { cursor node { id } } } } related(first: 4) { score paper { id label } sharedConcepts { id name } } } }',
+    'edges { cursor node { id } } } } related(first: 4) { score paper { id label venue citations year authorsTruncated } sharedConcepts { id name } } } }',
     'query($id: ID!) { paper(id: $id) { ...P x: related { paper { ...P } } } } fragment P on Paper { id ... on Paper { title } '
     'authors { name } authors { id } }',
     '{ papers(first: 7, after: "b2Zmc2V0OjI=", orderBy: YEAR, filter: {yearFrom: 2010}) { totalCount pageInfo { hasNextPage endCursor } '
-    'edges { cursor node { id year concepts { id } } } } b: papers(filter: {concept: "SAM"}) { edges { node { id } } } }',
+    'edges { cursor node { id year venue citations title concepts { id } } } } b: papers(filter: {concept: "SAM"}) { edges { node { id } } } }',
     '{ a: author(name: "Wei  LIN") { id name paperCount coauthors { jointPapers author { id paperCount } } papers { id } } '
     'b: author(name: "no such person") { id } }',
     '{ a: concept(name: "SAM") { id name aliases papers(first: 3) { edges { node { id authors { name } } } } } '
     'b: concept(name: "nothing at all") { id } }',
     '{ paper(id: "no such paper") { id } }',
+    '{ papers(first: 6, orderBy: CITATIONS) { edges { node { id venue citations authorsTruncated } } } }',  # no abstract read
 ]
 BY_KEY = '{ concept(name: "Sharpness-Aware  Minimization") { id name papers(first: 3) { edges { node { id } } } } }'
 BAD = [  # a plan raises; graphql-core answers, with the error at its path

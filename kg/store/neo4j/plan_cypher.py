@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from kg.models import Concept
+from kg.models import Concept, Paper
 from kg.store.neo4j.queries import ORDERED_LISTS, PAPER_ORDERS, PROJECTIONS, area_of, author_of, concept_of, paper_of
 
 __all__ = ["Bindings", "Unsupported", "plan_query", "models_of", "tree_values", "concept_roots"]
@@ -57,7 +57,10 @@ class _Query:
 
     def obj(self, type_name: str, n: str, selections) -> str:
         """The map for node ``n`` of ``type_name`` with what ``selections`` ask below it."""
-        parts = [f"_: {PROJECTIONS[type_name].format(x=n)}"]
+        projection = PROJECTIONS[type_name]
+        if type_name == "Paper" and not any(s.name == "abstract" for s in selections):
+            projection = _PAPER_WITHOUT_ABSTRACT  # the longest property, and most operations never ask for it
+        parts = [f"_: {projection.format(x=n)}"]
         for s in selections:
             if s.children or (s.parent, s.name) in _SCALARS:
                 parts.append(f"{self.key(s)}: {self.field(s, n)}")
@@ -80,6 +83,9 @@ _SCALARS = {
     ("Author", "paperCount"): "COUNT {{ ({n})-[:AUTHORED]->(:Paper) }}",
     ("Concept", "paperCount"): "COUNT {{ ({n})<-[:MENTIONS]-(:Paper) }}",
 }
+
+
+_PAPER_WITHOUT_ABSTRACT = "{x} {{.id, .title, .label, .venue, .year, .authors_truncated, .concept_norm, .citations}}"
 
 
 # Fields a node's key alone answers. A node reached by a key the query already holds (a shared-concepts
@@ -219,4 +225,9 @@ def _concept(d: dict) -> Concept:
     return concept_of(d) if "name" in d else Concept(d["key"], "")
 
 
-_MODELS = {"Paper": paper_of, "Author": author_of, "Concept": _concept, "ResearchArea": area_of}
+def _paper(d: dict) -> Paper:
+    """A paper's model; read without its abstract (``_PAPER_WITHOUT_ABSTRACT``), nothing asks for that."""
+    return paper_of(d if "abstract" in d else {**d, "abstract": ""})
+
+
+_MODELS = {"Paper": _paper, "Author": author_of, "Concept": _concept, "ResearchArea": area_of}
