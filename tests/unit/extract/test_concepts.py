@@ -130,9 +130,19 @@ def test_a_common_concept_the_paper_is_about_stays_on_it(extractor):
 
 
 def test_a_compound_mentions_its_stem(extractor):
-    found = keys(extractor, "Rectified-flow-based transformers generate images from text prompts with few sampling steps.")
-    # the stem 'rectified flow' is a vocabulary alias of flow matching
-    assert "flow matching" in found
+    [found] = extractor.extract([DocumentInput("Rectified-flow-based transformers generate images from text prompts with few sampling steps.")])
+    # the stem 'rectified flow' is a vocabulary term of its own, narrower than flow matching
+    flow = next(c for c in found if c.key == "rectified flow")
+    assert flow.broader[0][0] == "flow matching"
+
+
+def test_a_narrower_term_keeps_its_own_name_and_links_to_the_broader_one(extractor):
+    """Aliases are the same thing in other words; a narrower thing (NeRF in 3D reconstruction) is a concept of its own."""
+    [found] = extractor.extract([DocumentInput("Neural radiance fields (NeRF) reconstruct scenes. We speed up NeRF training.")])
+    nerf = next(c for c in found if c.key == "neural radiance field")
+    assert "NeRF" in nerf.aliases
+    assert nerf.broader[0][0] == "3d reconstruction"
+    assert not any(c.key == "3d reconstruction" for c in found)
 
 
 def test_the_title_counts(extractor):
