@@ -11,7 +11,8 @@ operation level by level instead.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import fields
 from typing import Any, Protocol
 
 from kg.models import Concept, Paper
@@ -58,8 +59,10 @@ class _Query:
     def obj(self, type_name: str, n: str, selections) -> str:
         """The map for node ``n`` of ``type_name`` with what ``selections`` ask below it."""
         projection = PROJECTIONS[type_name]
-        if type_name == "Paper" and not any(s.name == "abstract" for s in selections):
-            projection = _PAPER_WITHOUT_ABSTRACT  # the longest property, and most operations never ask for it
+        if type_name in _UNLESS_SELECTED:
+            field, without = _UNLESS_SELECTED[type_name]
+            if not any(s.name == field for s in selections):
+                projection = without
         parts = [f"_: {projection.format(x=n)}"]
         for s in selections:
             if s.children or (s.parent, s.name) in _SCALARS:
@@ -85,7 +88,14 @@ _SCALARS = {
 }
 
 
-_PAPER_WITHOUT_ABSTRACT = "{x} {{.id, .title, .label, .venue, .year, .authors_truncated, .concept_norm, .citations}}"
+def _projection(properties: Iterable[str]) -> str:
+    return "{x} {{" + ", ".join(f".{p}" for p in properties) + "}}"
+
+
+# A property read only when its field is selected (field, the type's projection without it): a paper's
+# abstract is its longest property, and most operations never ask for it. A paper's properties are its
+# model's fields (``writes.py`` stores each one).
+_UNLESS_SELECTED = {"Paper": ("abstract", _projection(f.name for f in fields(Paper) if f.name != "abstract"))}
 
 
 # Fields a node's key alone answers. A node reached by a key the query already holds (a shared-concepts
@@ -226,7 +236,7 @@ def _concept(d: dict) -> Concept:
 
 
 def _paper(d: dict) -> Paper:
-    """A paper's model; read without its abstract (``_PAPER_WITHOUT_ABSTRACT``), nothing asks for that."""
+    """A paper's model; read without its abstract (``_UNLESS_SELECTED``), nothing asks for that."""
     return paper_of(d if "abstract" in d else {**d, "abstract": ""})
 
 
