@@ -139,9 +139,19 @@ class Ingest:
         return len(new), len(existing), len(records) - len(merged)
 
     def _link_new_papers(self, batch, n_papers: int) -> None:
-        """Shares-concept edges chosen by the new papers, and their concept norms; stored edges stay as they are."""
+        """Shares-concept edges chosen by the new papers, and their concept norms and topic vectors;
+        stored edges stay as they are."""
+        from kg.extract.topics import paper_topics
+
+        mine = paper_topics(batch.papers)
+        batch.set_topics(mine)
         touched = mention_weights(batch.mentions)
         keys = sorted({k for ks in touched.values() for k in ks})
         index = self.store.papers_with_concepts(keys)
-        batch.shared, norms = shared_concept_edges(touched, index, n_papers, per_paper=self.settings.related_per_paper)
+
+        def topics_of(ids):
+            return {**self.store.topics_of_papers([i for i in ids if i not in mine]), **mine}
+
+        batch.shared, norms = shared_concept_edges(touched, index, n_papers, per_paper=self.settings.related_per_paper,
+                                                   topics_of=topics_of)
         batch.set_concept_norms(norms)

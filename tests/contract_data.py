@@ -9,7 +9,8 @@ from kg.models import Author, Concept, Institution, Paper, ResearchArea
 def contract_batch() -> GraphBatch:
     """A small graph whose every answer is known by hand."""
     papers = [
-        Paper("p1", "Fast Xray Methods", "Fast Xray Methods", "We study xray methods for games.", "V", 2024, citations=10),
+        Paper("p1", "Fast Xray Methods", "Fast Xray Methods", "We study xray methods for games.", "V", 2024, citations=10,
+              topic="f38C"),
         Paper("p2", None, "Games with zebras.", "Games with zebras. Xray methods help.", None, None),
         Paper("p3", "Robots", "Robots", "Zebra robots walk.", "V", 2023, concept_norm=0.5, citations=50),
         Paper("p4", None, "Whales sing.", "Whales sing.", "W", 2023, True, citations=0),

@@ -53,6 +53,10 @@ class GraphBatch:
         """The new papers carry their concept norms, as the stores keep them (0 for a paper with none)."""
         self.papers = [replace(p, concept_norm=stored_norm(norms.get(p.id, 0.0))) for p in self.papers]
 
+    def set_topics(self, topics: Mapping[str, str]) -> None:
+        """The new papers carry their topic vectors (``kg.extract.topics``; '' for none)."""
+        self.papers = [replace(p, topic=topics.get(p.id, "")) for p in self.papers]
+
 
 
 def merge_records(records: Iterable[SourceRecord]) -> list[MergedRecord]:

@@ -2,11 +2,17 @@
 
 Each paper is a vector over its concepts; a concept's entry is ``sqrt(weight * idf)``,
 where the weight is the extractor's confidence that the concept is key to the paper
-(1 for author keywords) and ``idf = log((N+1)/df)``. Two papers score the cosine of
-their vectors, so a shared concept adds ``sqrt(w_p * w_q) * idf``: concepts both papers
-are about, and rare ones, count most. Common concepts stay on papers; they only weigh
-less. For a bounded cost, a concept in more than ``max(min_df_cap, max_df_share * N)``
-papers links nothing. Each touched paper keeps its ``per_paper`` strongest links
+(1 for author keywords) and ``idf = log((N+1)/df)``. The concept cosine of two papers
+sums ``sqrt(w_p * w_q) * idf`` over the concepts they share: concepts both papers are
+about, and rare ones, count most. Common concepts stay on papers; they only weigh less.
+For a bounded cost, a concept in more than ``max(min_df_cap, max_df_share * N)`` papers
+links nothing.
+
+Only papers that share a linking concept are linked, and the edge keeps those concepts
+(its explanation). Its score also hears the rest of the two texts: it is
+``(concept cosine + TOPIC_WEIGHT * topic cosine) / (1 + TOPIC_WEIGHT)``, the topic cosine
+being that of the papers' topic vectors (``kg.extract.topics``; 0 where either has none
+or it is negative). Each touched paper keeps its ``per_paper`` strongest links
 (``2 * per_paper`` per paper on average, counting both ends); edges already stored are
 left alone.
 
@@ -16,12 +22,17 @@ Pure functions over plain data (numpy and scipy for the products): no store, no 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 __all__ = ["Posting", "SharedEdge", "concept_norm", "linking_idf", "mention_weights", "shared_concept_edges", "stored_norm"]
 
 SharedEdge = tuple[float, tuple[str, ...]]  # score, shared concept keys (best first)
 Posting = tuple[str, float, float]  # paper id, the paper's mention weight, the paper's concept norm
+TopicsOf = Callable[[Sequence[str]], Mapping[str, str]]  # paper ids -> their stored topic vectors
+
+# Words weigh twice the concepts: chosen on the same-area share of related papers at AAAI 2022 and
+# IJCAI 2021-2024 (areas of venues with no author keywords), not on ICLR 2024, which bench/related.py reports.
+TOPIC_WEIGHT = 2.0
 
 
 def mention_weights(mentions) -> dict[str, dict[str, float]]:
@@ -62,6 +73,7 @@ def shared_concept_edges(
     per_paper: int = 15,
     max_df_share: float = 0.2,
     min_df_cap: int = 25,
+    topics_of: TopicsOf | None = None,
 ) -> tuple[dict[tuple[str, str], SharedEdge], dict[str, float]]:
     """Shares-concept edges chosen by the papers an ingest touches, and those papers' concept norms
     (the scoring is in the module's docstring).
@@ -72,6 +84,7 @@ def shared_concept_edges(
     index : concept key -> (paper id, weight, concept norm) of every paper that
         mentions it; touched papers may be left out (they are added here)
     n_papers : papers in the whole graph
+    topics_of : paper ids (touched or not) -> their stored topic vectors; else topic cosines are 0
 
     Returns
     -------
@@ -84,8 +97,8 @@ def shared_concept_edges(
     >>> edges, norms = shared_concept_edges(papers, {}, 3)
     >>> sorted(edges)
     [('a', 'b'), ('a', 'c'), ('b', 'c')]
-    >>> edges[("a", "b")]
-    (1.0, ('x', 'y'))
+    >>> edges[("a", "b")]  # no topic vectors: the concept cosine alone, scaled
+    (0.3333, ('x', 'y'))
     """
     postings, idf = _postings_and_idf(touched, index, n_papers, max_df_share, min_df_cap)
     norms = {pid: concept_norm(weights, idf) for pid, weights in touched.items()}
@@ -96,7 +109,7 @@ def shared_concept_edges(
     if not linking:
         return {}, norms
     kept: dict[tuple[str, str], SharedEdge] = {}
-    for pid, ranked in _scores(touched, postings, idf, norms, linking, per_paper):
+    for pid, ranked in _scores(touched, postings, idf, norms, linking, per_paper, topics_of):
         for score, other in ranked:
             pair = (pid, other) if pid < other else (other, pid)
             if pair not in kept:
@@ -130,8 +143,8 @@ def _shared_keys(weights: Mapping[str, float], other: str, postings, idf) -> tup
     return tuple(k for _, k in parts)
 
 
-def _scores(touched, postings, idf, norms, linking, per_paper, block=256):
-    """For each touched paper (in id order) with a concept vector, its ``per_paper`` best (cosine, other id).
+def _scores(touched, postings, idf, norms, linking, per_paper, topics_of, block=256):
+    """For each touched paper (in id order) with a concept vector, its ``per_paper`` best (score, other id).
 
     One sparse product per block of touched papers: (papers × concepts) · (concepts × all papers).
     Ties in the cosine rounded to 4 places go to the lower id.
@@ -140,6 +153,7 @@ def _scores(touched, postings, idf, norms, linking, per_paper, block=256):
 
     column = {key: j for j, key in enumerate(linking)}
     ids, row_of, papers, other_norm = _paper_side(postings, linking)
+    topics = _topic_rows(ids, topics_of)
     order = [pid for pid in sorted(touched) if norms[pid]]
     out = []
     for start in range(0, len(order), block):
@@ -155,8 +169,27 @@ def _scores(touched, postings, idf, norms, linking, per_paper, block=256):
         product = (mine @ papers).tocsr()
         for n, pid in enumerate(chunk):
             lo, hi = product.indptr[n], product.indptr[n + 1]
-            out.append((pid, _best(product.indices[lo:hi], product.data[lo:hi], row_of[pid], norms[pid], other_norm, ids, per_paper)))
+            cand, raw = product.indices[lo:hi], product.data[lo:hi]
+            out.append((pid, _best(cand, raw, row_of[pid], norms[pid], other_norm, ids, per_paper, topics)))
     return out
+
+
+def _topic_rows(ids, topics_of: TopicsOf | None):
+    """The papers' stored topic vectors as rows of integers (zero for none), and their lengths."""
+    import numpy as np
+
+    from kg.extract.topics import decode
+
+    stored = topics_of(ids) if topics_of is not None else {}
+    vectors = [decode(stored.get(pid)) for pid in ids]
+    dims = next((len(v) for v in vectors if v is not None), 0)
+    if not dims:
+        return None
+    rows = np.zeros((len(ids), dims))
+    for i, v in enumerate(vectors):
+        if v is not None:
+            rows[i] = v
+    return rows, np.sqrt(np.einsum("ij,ij->i", rows, rows))
 
 
 def _paper_side(postings, linking):
@@ -179,8 +212,8 @@ def _paper_side(postings, linking):
     return ids, row_of, papers, other_norm
 
 
-def _best(cand, raw, me: int, norm: float, other_norm, ids, per_paper: int) -> list[tuple[float, str]]:
-    """One paper's ``per_paper`` best (cosine, other id) from its row of the product; ties (rounded) to the lower id."""
+def _best(cand, raw, me: int, norm: float, other_norm, ids, per_paper: int, topics) -> list[tuple[float, str]]:
+    """One paper's ``per_paper`` best (score, other id) from its row of the product; ties (rounded) to the lower id."""
     import numpy as np
 
     keep = cand != me
@@ -189,6 +222,12 @@ def _best(cand, raw, me: int, norm: float, other_norm, ids, per_paper: int) -> l
         return []
     theirs = other_norm[cand]
     score = raw / (norm * np.where(theirs > 0, theirs, norm))
+    if topics is not None:  # integer dot products: exact, so every engine ranks alike
+        rows, lengths = topics
+        scale = lengths[cand] * lengths[me]
+        cosine = np.divide(rows[cand] @ rows[me], scale, out=np.zeros(len(cand)), where=scale > 0)
+        score = score + TOPIC_WEIGHT * np.clip(cosine, 0.0, None)
+    score = score / (1.0 + TOPIC_WEIGHT)
     rounded = np.round(score, 4)
     if len(cand) > per_paper:  # everything at or above the per_paper-th best rounded score (ties included)
         bar = np.partition(rounded, len(rounded) - per_paper)[len(rounded) - per_paper]

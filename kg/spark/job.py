@@ -122,10 +122,12 @@ def _norms_and_postings(touched_by_chunk: dict[int, dict[str, dict[str, float]]]
 
 def shares(sc, batches, cs: ChunkSettings, partitions: int):
     """RDD of ((p, q), (order, (score, shared concepts))) and the papers' norms: ``score_block`` per block."""
-    summary = batches.map(lambda cb: (cb[0], len(cb[1].papers), mention_weights(cb[1].mentions))).collect()
-    touched_by_chunk = {c: t for c, _, t in summary}
-    norms, n_so_far, postings = _norms_and_postings(touched_by_chunk, {c: n for c, n, _ in summary})
+    summary = batches.map(lambda cb: (cb[0], len(cb[1].papers), mention_weights(cb[1].mentions),
+                                      {p.id: p.topic for p in cb[1].papers if p.topic})).collect()
+    touched_by_chunk = {c: t for c, _, t, _ in summary}
+    norms, n_so_far, postings = _norms_and_postings(touched_by_chunk, {c: n for c, n, _, _ in summary})
     shared_postings = sc.broadcast(postings)
+    topics = sc.broadcast({pid: topic for *_, chunk_topics in summary for pid, topic in chunk_topics.items()})
     blocks = []
     for chunk in sorted(touched_by_chunk):
         ids = sorted(touched_by_chunk[chunk])
@@ -136,7 +138,7 @@ def shares(sc, batches, cs: ChunkSettings, partitions: int):
 
     def score(item):
         order, block, n_papers = item
-        edges = stages.score_block(block, order[0], n_papers, per_paper, shared_postings.value)
+        edges = stages.score_block(block, order[0], n_papers, per_paper, shared_postings.value, topics.value)
         return [(pair, (order, edge)) for pair, edge in edges.items()]
 
     scored = sc.parallelize(blocks, max(1, min(len(blocks), partitions * 4))).flatMap(score)

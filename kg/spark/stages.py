@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from kg.extract.topics import paper_topics
 from kg.graph.build import GraphBatch, build_batch, merge_records
 from kg.graph.identity import make_author
 from kg.graph.shares import concept_norm, linking_idf, shared_concept_edges, stored_norm
@@ -108,13 +109,15 @@ def build_chunk(
     extractor = extractor_for(settings)
     cands = [from_plain(candidates[m.id][0], extractor.vocabulary) for m in new]
     found = extractor.rank(documents, cands, [candidates[m.id][1] for m in new]) if new else []
-    return build_batch(
+    batch = build_batch(
         merged,
         {m.id: c for m, c in zip(new, found, strict=True)},
         new_ids={m.id for m in new},
         max_coauthor_byline=settings.max_coauthor_byline,
         known_author_ids=known_author_ids,
     )
+    batch.set_topics(paper_topics(batch.papers))
+    return batch
 
 
 # -- shares-concept edges -----------------------------------------------------------------------
@@ -135,10 +138,12 @@ def block_index(keys: Iterable[str], chunk: int, postings: Mapping[str, Sequence
 
 
 def score_block(touched: Mapping[str, Mapping[str, float]], chunk: int, n_papers: int, per_paper: int,
-                postings: Mapping[str, Sequence[tuple[int, str, float, float]]]):
+                postings: Mapping[str, Sequence[tuple[int, str, float, float]]], topics: Mapping[str, str]):
     """Shares-concept edges picked by one block of a chunk's papers (ids in order), as
     ``shared_concept_edges`` picks them for the whole chunk: the block's papers see every
-    other paper of the chunk through the postings, with the same idf and norms."""
+    other paper of the chunk through the postings, with the same idf, norms and topic vectors
+    (``topics``: every paper's)."""
     keys = sorted({k for weights in touched.values() for k in weights})
-    edges, _ = shared_concept_edges(touched, block_index(keys, chunk, postings), n_papers, per_paper=per_paper)
+    edges, _ = shared_concept_edges(touched, block_index(keys, chunk, postings), n_papers, per_paper=per_paper,
+                                    topics_of=lambda ids: {i: topics[i] for i in ids if i in topics})
     return edges

@@ -103,7 +103,7 @@ def table_schema(name: str):
     s, d, i, b, strings = T.StringType(), T.DoubleType(), T.LongType(), T.BooleanType(), T.ArrayType(T.StringType())
     columns = {
         "papers": [("id", s), ("title", s), ("label", s), ("abstract", s), ("venue", s), ("year", i),
-                   ("authors_truncated", b), ("concept_norm", d), ("citations", i)],
+                   ("authors_truncated", b), ("concept_norm", d), ("citations", i), ("topic", s)],
         "authors": [("key", s), ("name", s)],
         "areas": [("path", s), ("name", s), ("parent", s), ("top", s)],
         "concepts": [("key", s), ("name", s), ("aliases", strings), ("broader", s), ("alias_text", s)],

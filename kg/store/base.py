@@ -195,6 +195,11 @@ class Store(BatchedReads):
         sorted by id; absent keys are left out."""
 
     @abstractmethod
+    def topics_of_papers(self, ids: Sequence[str]) -> dict[str, str]:
+        """Paper id -> its stored topic vector (``kg.extract.topics.encode``); papers without one, or
+        absent, are left out."""
+
+    @abstractmethod
     def apply(self, batch: GraphBatch) -> None:
         """Write the batch, everything or nothing. Applying a batch twice adds its co-author increments twice."""
 

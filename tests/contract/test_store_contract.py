@@ -201,6 +201,11 @@ def test_papers_with_concepts(store):
     assert found == {"zebra": [("p2", 1.2, 0.0), ("p3", 1.5, 0.5)], "whale song": [("p4", 1.0, 0.0)]}
 
 
+def test_topics_of_papers(store):
+    assert store.topics_of_papers(["p1", "p2", "zz"]) == {"p1": "f38C"}  # p2 has none, zz is absent
+    assert store.papers_by_ids(["p1"])[0].topic == "f38C"
+
+
 def test_existing_papers_and_postings(store):
     assert store.existing_papers(["p1", "zz"]) == {"p1"}
     postings = concept_postings(store)

@@ -101,7 +101,8 @@ def check_paths(rows, svc, pairs: int = 40):
 
 
 def test_related_papers_beat_text_similarity_on_the_authors_areas(iclr):
-    """The issue-7 regression guard: related(first: 5) shares the primary area more often than tf-idf.
+    """The issue-7 regression guard: related(first: 5) shares the primary area more often than tf-idf
+    (by 10%, with topic vectors; by 2% with concepts alone).
 
     Linking never reads the area, so the store holding areas links exactly as
     bench/related.py's area-less ingest does.
@@ -120,4 +121,4 @@ def test_related_papers_beat_text_similarity_on_the_authors_areas(iclr):
     assert all(rel.shared for found in related for rel in found)
     ours = bench.same_area_share({pid: [r.paper_id for r in found] for pid, found in zip(ids, related)}, area, 5)
     baseline = bench.same_area_share(bench.tfidf_neighbours(rows, 5), area, 5)
-    assert ours >= baseline, (ours, baseline)
+    assert ours >= 1.05 * baseline, (ours, baseline)

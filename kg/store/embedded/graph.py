@@ -25,7 +25,7 @@ def apply_batch(g: nx.DiGraph, batch: GraphBatch) -> None:
     for p in batch.papers:
         g.add_node(node_id("paper", p.id), kind="paper", id=p.id, title=p.title, label=p.label, abstract=p.abstract,
                    venue=p.venue, year=p.year, authors_truncated=p.authors_truncated, concept_norm=p.concept_norm,
-                   citations=p.citations)
+                   citations=p.citations, topic=p.topic)
     for a in batch.authors:
         if node_id("author", a.key) not in g:
             g.add_node(node_id("author", a.key), kind="author", key=a.key, name=a.name)
@@ -107,7 +107,8 @@ class GraphView:
     def _paper(self, node: str) -> Paper:
         d = self.graph.nodes[node]
         return Paper(d["id"], d.get("title"), d["label"], d["abstract"], d.get("venue"), d.get("year"),
-                     d.get("authors_truncated", False), d.get("concept_norm", 0.0), d.get("citations"))
+                     d.get("authors_truncated", False), d.get("concept_norm", 0.0), d.get("citations"),
+                     d.get("topic", ""))
 
     def _author(self, node: str) -> Author:
         d = self.graph.nodes[node]

@@ -46,7 +46,7 @@ STALE_SECONDS = 3600  # a temporary or unnamed batch file this old is what a kil
 def batch_to_json(batch: GraphBatch) -> dict:
     """A batch as plain JSON rows (positional, to keep files and load time small)."""
     return {
-        "papers": [[p.id, p.title, p.label, p.abstract, p.venue, p.year, p.authors_truncated, p.concept_norm, p.citations]
+        "papers": [[p.id, p.title, p.label, p.abstract, p.venue, p.year, p.authors_truncated, p.concept_norm, p.citations, p.topic]
                    for p in batch.papers],
         "authors": [[a.key, a.name] for a in batch.authors],
         "areas": [[a.path, a.name, a.parent] for a in batch.areas],

@@ -156,6 +156,11 @@ class EmbeddedStore(Lookups, EmbeddedBatchedReads, Store):
                 )
         return out
 
+    def topics_of_papers(self, ids: Sequence[str]) -> dict[str, str]:
+        nodes = self.graph.nodes
+        found = (nodes.get(node_id("paper", pid)) for pid in ids)
+        return {d["id"]: d["topic"] for d in found if d and d.get("topic")}
+
     def apply(self, batch: GraphBatch) -> None:
         """Commit the batch to the log, then add it to the graph in memory (writing costs the batch, not the graph)."""
         expected = list(self._names)

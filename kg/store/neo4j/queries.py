@@ -16,7 +16,8 @@ __all__ = ["paper_filter_query", "lists_query", "paper_of", "author_of", "concep
 # -- rows back to models ------------------------------------------------------------------
 def paper_of(d: dict) -> Paper:
     return Paper(d["id"], d.get("title"), d["label"], d["abstract"], d.get("venue"), d.get("year"),
-                 bool(d.get("authors_truncated")), d.get("concept_norm") or 0.0, d.get("citations"))
+                 bool(d.get("authors_truncated")), d.get("concept_norm") or 0.0, d.get("citations"),
+                 d.get("topic") or "")
 
 
 def author_of(d) -> Author:
@@ -57,6 +58,9 @@ PAPERS_WITH_CONCEPTS: LiteralString = """
 UNWIND $keys AS k
 MATCH (c:Concept {key: k})<-[m:MENTIONS]-(p:Paper)
 RETURN k AS key, collect([p.id, m.weight, coalesce(p.concept_norm, 0.0)]) AS papers
+"""
+TOPICS_OF_PAPERS: LiteralString = """
+UNWIND $ids AS id MATCH (p:Paper {id: id}) WHERE p.topic <> '' RETURN p.id AS id, p.topic AS topic
 """
 RESOLVE_CONCEPT: LiteralString = """
 MATCH (c:Concept)

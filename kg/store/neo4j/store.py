@@ -173,6 +173,9 @@ class Neo4jStore(Neo4jBatchedReads, Store):
     def papers_with_concepts(self, keys: Sequence[str]) -> dict[str, list[Posting]]:
         return {r["key"]: sorted(tuple(x) for x in r["papers"]) for r in self._read(cypher.PAPERS_WITH_CONCEPTS, keys=list(keys))}
 
+    def topics_of_papers(self, ids: Sequence[str]) -> dict[str, str]:
+        return {r["id"]: r["topic"] for r in self._read(cypher.TOPICS_OF_PAPERS, ids=list(ids))}
+
     def apply(self, batch: GraphBatch) -> None:
         """One transaction, many batched UNWIND statements: all of it lands or none."""
         rows = batch_rows(batch)

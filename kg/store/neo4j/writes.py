@@ -19,7 +19,7 @@ UNWIND $rows AS row
 MERGE (p:Paper {id: row.id})
 ON CREATE SET p.title = row.title, p.label = row.label, p.abstract = row.abstract,
               p.venue = row.venue, p.year = row.year, p.authors_truncated = row.authors_truncated,
-              p.concept_norm = row.concept_norm, p.citations = row.citations
+              p.concept_norm = row.concept_norm, p.citations = row.citations, p.topic = row.topic
 """
 MERGE_AUTHORS: LiteralString = """
 UNWIND $rows AS row
@@ -142,7 +142,7 @@ def batch_rows(batch: GraphBatch) -> dict[str, list[dict]]:
         "papers": [
             {"id": p.id, "title": p.title, "label": p.label, "abstract": p.abstract, "venue": p.venue,
              "year": p.year, "authors_truncated": p.authors_truncated, "concept_norm": p.concept_norm,
-             "citations": p.citations}
+             "citations": p.citations, "topic": p.topic}
             for p in batch.papers
         ],
         "authors": [{"key": a.key, "name": a.name} for a in batch.authors],

@@ -1,9 +1,12 @@
 from itertools import combinations
 
+import numpy as np
+
 from kg.extract.pipeline import ExtractedConcept
+from kg.extract.topics import encode
 from kg.graph.build import build_batch, merge_records
-from kg.graph.shares import shared_concept_edges
 from kg.graph.identity import area_chain, author_key, clean_author_name, paper_id
+from kg.graph.shares import TOPIC_WEIGHT, shared_concept_edges
 from kg.models import SourceRecord
 from kg.readers import read_path
 
@@ -118,3 +121,16 @@ def test_only_touched_papers_choose_edges():
     edges, norms = shared_concept_edges({"new": {"x": 1.0}}, index, 3)
     assert sorted(edges) == [("new", "old1"), ("new", "old2")]
     assert set(norms) == {"new"}
+
+
+def test_topic_vectors_rank_among_papers_sharing_a_concept_and_never_link_alone():
+    papers = {"a": {"x": 1.0}, "b": {"x": 1.0}, "c": {"x": 1.0}, "d": {"q": 1.0}, "e": {"q": 1.0}}
+    papers |= {f"other{i}": {"w": 1.0} for i in range(5)}
+    near, far = encode(np.array([1.0, 0.0, 0.0])), encode(np.array([0.0, 1.0, 0.0]))
+    topics = {"a": near, "b": far, "c": encode(np.array([1.0, 0.2, 0.0])), "d": near, "e": far}
+    edges, _ = shared_concept_edges(papers, {}, len(papers), per_paper=1)
+    assert edges[("a", "b")][0] == edges[("a", "c")][0]  # concepts alone: b and c tie
+    edges, _ = shared_concept_edges(papers, {}, len(papers), per_paper=1, topics_of=lambda ids: {i: topics[i] for i in ids if i in topics})
+    assert ("a", "c") in edges and ("a", "b") not in edges  # c's words agree with a's
+    assert edges[("a", "c")] == (round((1.0 + TOPIC_WEIGHT * 0.9806) / (1 + TOPIC_WEIGHT), 4), ("x",))
+    assert ("a", "d") not in edges  # the same words, no shared concept: no edge

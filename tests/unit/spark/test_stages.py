@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
+
+from kg.extract.topics import encode
 from kg.graph.shares import shared_concept_edges
 from kg.spark import stages
 from kg.spark.tables import merge_concept
@@ -36,18 +39,20 @@ def test_blocks_of_a_chunk_pick_the_edges_of_the_whole_chunk():
     rng = random.Random(7)
     chunks = {0: _papers(rng, [f"p{i:03d}" for i in range(60)]), 1: _papers(rng, [f"q{i:03d}" for i in range(45)])}
     postings, n_so_far = _postings(chunks)
+    topics = {pid: encode(np.array([rng.gauss(0, 1) for _ in range(8)])) for c in chunks.values() for pid in c}
+    topics_of = lambda ids: {i: topics[i] for i in ids}  # noqa: E731
     for chunk, touched in chunks.items():
         # The single-machine ingest: the whole chunk at once, earlier chunks as stored (rounded norms).
         index = stages.block_index(sorted({k for w in touched.values() for k in w}), chunk,
                                    {k: [r for r in rows if r[0] < chunk] for k, rows in postings.items()})
-        whole, _ = shared_concept_edges(touched, index, n_so_far[chunk], per_paper=4, min_df_cap=5)
+        whole, _ = shared_concept_edges(touched, index, n_so_far[chunk], per_paper=4, min_df_cap=5, topics_of=topics_of)
         ids = sorted(touched)
         merged: dict = {}
         for start in range(0, len(ids), 7):  # blocks in id order; an earlier block's pick wins
             block = {pid: touched[pid] for pid in ids[start : start + 7]}
             keys = sorted({k for w in block.values() for k in w})
             edges, _ = shared_concept_edges(block, stages.block_index(keys, chunk, postings), n_so_far[chunk],
-                                            per_paper=4, min_df_cap=5)
+                                            per_paper=4, min_df_cap=5, topics_of=topics_of)
             for pair, edge in edges.items():
                 merged.setdefault(pair, edge)
         assert whole and merged == whole
