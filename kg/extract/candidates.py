@@ -239,14 +239,18 @@ def _generic_head(t: Tokens, run: list) -> bool:
 
 
 def _emit_compound_stems(scan: _Scan, run: list) -> None:
-    """'Rectified-flow-based transformers' mentions rectified flow: the stem of an X-based/-driven/... compound."""
+    """'Rectified-flow-based transformers' mentions rectified flow, 'reinforcement learning-based search'
+    reinforcement learning: an X-based/-driven/... compound's stem, alone and after the phrase's words before it."""
     t = scan.t
-    for first, last in run:
-        if last - first < 4 or t.lower[last] not in COMPOUND_SUFFIXES:
+    for j, (first, last) in enumerate(run):
+        stem = (first, last - 2)  # the tokens before '-based'
+        if last - first < 2 or t.lower[last] not in COMPOUND_SUFFIXES or t.text[last - 1] != "-" \
+                or t.pos[stem[1]] not in _NOUNS | {"ADJ", "VERB"}:
             continue
-        stem_last = last - 2  # the token before '-based'
-        if t.pos[stem_last] in _NOUNS | {"ADJ", "VERB"}:
-            _emit_span(scan, [(first, stem_last)], kind="sub")
+        for start in range(j, -1, -1):
+            sub = [*run[start:j], stem]
+            if not ((start < j and _weak_start(t, sub[0])) or _generic_head(t, sub)):
+                _emit_span(scan, sub, kind="sub")
 
 
 def _weak_start(t: Tokens, w: tuple[int, int]) -> bool:

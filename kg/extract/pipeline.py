@@ -81,7 +81,7 @@ class ConceptExtractor:
         *,
         vocabulary: Vocabulary,
         background: Background,
-        ranker: Ranker | None = None,
+        ranker: Ranker | None | bool = None,
         top_n: int = 10,
         n_process: int = 1,
     ) -> None:
@@ -89,7 +89,8 @@ class ConceptExtractor:
         self.n_process = n_process
         self.vocabulary = vocabulary
         self.background = background
-        self.ranker = ranker if ranker is not None else load_ranker()
+        # None: the shipped model; False: none (training needs candidates only)
+        self.ranker = load_ranker() if ranker is None else (ranker or None)
         self.top_n = top_n
 
     @classmethod
@@ -101,12 +102,13 @@ class ConceptExtractor:
         ranker: str | None = None,
         top_n: int = 10,
         n_process: int = 1,
+        trained: bool = True,
     ) -> "ConceptExtractor":
         return cls(
             load_nlp(model),
             vocabulary=load_vocabulary(),
             background=load_background() if background is None else background,
-            ranker=load_ranker(ranker),
+            ranker=load_ranker(ranker) if trained else False,
             top_n=top_n,
             n_process=n_process,
         )

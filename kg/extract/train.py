@@ -147,7 +147,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     sources = [s for s in SOURCES if s not in args.without]
     papers = list(read_training_papers(args.data, sources))
-    extractor = ConceptExtractor.load(n_process=args.workers)
+    extractor = ConceptExtractor.load(n_process=args.workers, trained=False)
     rows = examples(extractor, papers)
     ranker = fit(extractor, rows)
     ranker.meta |= {"sources": sources, "features": len(FEATURES)}

@@ -136,6 +136,15 @@ def test_a_compound_mentions_its_stem(extractor):
     assert flow.broader[0][0] == "flow matching"
 
 
+@pytest.mark.parametrize("text, stem", [
+    ("Assisted by a reinforcement learning-based saccade mechanism, the model reads documents.", "reinforcement learning"),
+    ("We study positional encodings of transformer-based language models on long inputs.", "transformer"),
+])
+def test_the_stem_of_a_compound_after_other_words_is_a_candidate(extractor, text, stem):
+    [cands] = extractor.candidates([text])
+    assert stem in {o.key for o in cands.occurrences}
+
+
 def test_a_narrower_term_keeps_its_own_name_and_links_to_the_broader_one(extractor):
     """Aliases are the same thing in other words; a narrower thing (NeRF in 3D reconstruction) is a concept of its own."""
     [found] = extractor.extract([DocumentInput("Neural radiance fields (NeRF) reconstruct scenes. We speed up NeRF training.")])
