@@ -107,8 +107,7 @@ class GraphView:
     def _paper(self, node: str) -> Paper:
         d = self.graph.nodes[node]
         return Paper(d["id"], d.get("title"), d["label"], d["abstract"], d.get("venue"), d.get("year"),
-                     d.get("authors_truncated", False), d.get("concept_norm", 0.0), d.get("citations"),
-                     d.get("topic", ""))
+                     d.get("authors_truncated", False), d.get("concept_norm", 0.0), d.get("citations"))
 
     def _author(self, node: str) -> Author:
         d = self.graph.nodes[node]

@@ -94,7 +94,7 @@ def _projection(properties: Iterable[str]) -> str:
 
 # A property read only when its field is selected (field, the type's projection without it): a paper's
 # abstract is its longest property, and most operations never ask for it. A paper's properties are its
-# model's fields (``writes.py`` stores each one), less its topic vector, which only ingest reads.
+# model's fields (``writes.py`` stores each one) but its topic vector, which only ingest reads.
 _UNLESS_SELECTED = {"Paper": ("abstract", _projection(f.name for f in fields(Paper) if f.name not in ("abstract", "topic")))}
 
 

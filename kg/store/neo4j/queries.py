@@ -6,18 +6,20 @@ are put together from fixed fragments chosen by which filters are set.
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import LiteralString
 
 from kg.models import Author, Concept, Paper, ResearchArea
 
 __all__ = ["paper_filter_query", "lists_query", "paper_of", "author_of", "concept_of", "area_of"]
+# A paper as reads return it: its model's properties but the topic vector, which only ingest reads (TOPICS_OF_PAPERS)
+PAPER_MAP: LiteralString = "{" + ", ".join(f".{f.name}" for f in fields(Paper) if f.name != "topic") + "}"  # type: ignore[assignment]
 
 
 # -- rows back to models ------------------------------------------------------------------
 def paper_of(d: dict) -> Paper:
     return Paper(d["id"], d.get("title"), d["label"], d["abstract"], d.get("venue"), d.get("year"),
-                 bool(d.get("authors_truncated")), d.get("concept_norm") or 0.0, d.get("citations"),
-                 d.get("topic") or "")
+                 bool(d.get("authors_truncated")), d.get("concept_norm") or 0.0, d.get("citations"))
 
 
 def author_of(d) -> Author:
@@ -59,9 +61,7 @@ UNWIND $keys AS k
 MATCH (c:Concept {key: k})<-[m:MENTIONS]-(p:Paper)
 RETURN k AS key, collect([p.id, m.weight, coalesce(p.concept_norm, 0.0)]) AS papers
 """
-TOPICS_OF_PAPERS: LiteralString = """
-UNWIND $ids AS id MATCH (p:Paper {id: id}) WHERE p.topic <> '' RETURN p.id AS id, p.topic AS topic
-"""
+TOPICS_OF_PAPERS: LiteralString = "UNWIND $ids AS id MATCH (p:Paper {id: id}) WHERE p.topic <> '' RETURN p.id AS id, p.topic AS topic"
 RESOLVE_CONCEPT: LiteralString = """
 MATCH (c:Concept)
 WHERE toLower(c.name) IN $names OR any(a IN coalesce(c.aliases, []) WHERE toLower(a) IN $names)
@@ -132,7 +132,7 @@ WITH [n IN nodes(p) | n.key] AS keys, [n IN nodes(p) | n.name] AS names
 RETURN keys, names ORDER BY keys LIMIT 1
 """
 
-PAPERS_BY_IDS: LiteralString = "UNWIND $ids AS id MATCH (p:Paper {id: id}) RETURN p {.*} AS p"
+PAPERS_BY_IDS: LiteralString = "UNWIND $ids AS id MATCH (p:Paper {id: id}) RETURN p " + PAPER_MAP + " AS p"
 CONCEPTS_BY_KEYS: LiteralString = "UNWIND $keys AS k MATCH (c:Concept {key: k}) RETURN c {.key, .name, .aliases, .broader} AS c"
 AREAS_BY_PATHS: LiteralString = "UNWIND $paths AS k MATCH (r:ResearchArea {path: k}) RETURN r {.path, .name, .parent} AS r"
 AUTHORS_OF_PAPERS: LiteralString = """
@@ -162,7 +162,7 @@ ORDERED_LISTS: dict[tuple[str, str], str] = {
 }
 # What each kind of node is read as (the row mappers above take these maps).
 PROJECTIONS: dict[str, str] = {
-    "Paper": "{x} {{.*}}", "Author": "{x} {{.key, .name}}", "Concept": "{x} {{.key, .name, .aliases, .broader}}",
+    "Paper": "{x} " + PAPER_MAP.replace("{", "{{").replace("}", "}}"), "Author": "{x} {{.key, .name}}", "Concept": "{x} {{.key, .name, .aliases, .broader}}",
     "ResearchArea": "{x} {{.path, .name, .parent}}",
 }
 
@@ -207,7 +207,7 @@ RETURN id, rows
 PAPERS_OF_AUTHORS: LiteralString = """
 UNWIND $keys AS k
 MATCH (:Author {key: k})-[:AUTHORED]->(p:Paper)
-RETURN k, p {.*} AS p ORDER BY k, p.id
+RETURN k, p """ + PAPER_MAP + """ AS p ORDER BY k, p.id
 """
 PAPER_COUNTS_OF_AUTHORS: LiteralString = """
 UNWIND $keys AS k
@@ -297,4 +297,4 @@ def paper_filter_query(active: list[str], *, count: bool = False, facets: bool =
     if not clauses and "concept" not in active and order_by == "id":  # lets the planner read papers in the order of the id index
         where = " WHERE p.id IS NOT NULL"
     # Sort and cut first, then project: only the page's papers have their properties read.
-    return match + where + order + " SKIP $offset LIMIT $limit RETURN p {.*} AS p"
+    return match + where + order + " SKIP $offset LIMIT $limit RETURN p " + PAPER_MAP + " AS p"
