@@ -31,7 +31,7 @@ Posting = tuple[str, float, float]  # paper id, the paper's mention weight, the 
 TopicsOf = Callable[[Sequence[str]], Mapping[str, str]]  # paper ids -> their stored topic vectors
 
 # Words weigh twice the concepts: chosen on the same-area share of related papers at AAAI 2022 and
-# IJCAI 2021-2024 (areas of venues with no author keywords), not on ICLR 2024, which bench/related.py reports.
+# IJCAI 2021, 2022, 2024 (venues without author keywords), not on ICLR 2024, which bench/related.py reports.
 TOPIC_WEIGHT = 2.0
 
 
