@@ -119,6 +119,7 @@ class Ingest:
     def _chunk(self, records: list[SourceRecord], papers_before: int, progress: Progress) -> tuple[int, int, int]:
         """One all-or-nothing write: (papers added, papers already present, repeated listings merged)."""
         from kg.extract.pipeline import DocumentInput
+        from kg.extract.topics import paper_topics
 
         merged = merge_records(records)
         existing = self.store.existing_papers([m.id for m in merged])
@@ -133,18 +134,15 @@ class Ingest:
             max_coauthor_byline=self.settings.max_coauthor_byline,
             known_author_ids=self.store.author_keys_of_ids(source_ids),
         )
+        batch.set_topics(paper_topics(batch.papers))
         self._link_new_papers(batch, papers_before + len(new))
         if batch.papers or batch.in_area:  # an empty file writes nothing
             self.store.apply(batch)
         return len(new), len(existing), len(records) - len(merged)
 
     def _link_new_papers(self, batch, n_papers: int) -> None:
-        """Shares-concept edges chosen by the new papers, and their concept norms and topic vectors;
-        stored edges stay as they are."""
-        from kg.extract.topics import paper_topics
-
-        mine = paper_topics(batch.papers)
-        batch.set_topics(mine)
+        """Shares-concept edges chosen by the new papers, and their concept norms; stored edges stay as they are."""
+        mine = {p.id: p.topic for p in batch.papers if p.topic}
         touched = mention_weights(batch.mentions)
         keys = sorted({k for ks in touched.values() for k in ks})
         index = self.store.papers_with_concepts(keys)

@@ -11,12 +11,11 @@ operation level by level instead.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import fields
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from kg.models import Concept, Paper
-from kg.store.neo4j.queries import ORDERED_LISTS, PAPER_ORDERS, PROJECTIONS, area_of, author_of, concept_of, paper_of
+from kg.store.neo4j.queries import ORDERED_LISTS, PAPER_ORDERS, PROJECTIONS, area_of, author_of, concept_of, paper_map, paper_of
 
 __all__ = ["Bindings", "Unsupported", "plan_query", "models_of", "tree_values", "concept_roots"]
 
@@ -63,7 +62,7 @@ class _Query:
             field, without = _UNLESS_SELECTED[type_name]
             if not any(s.name == field for s in selections):
                 projection = without
-        parts = [f"_: {projection.format(x=n)}"]
+        parts = [f"_: {n} {projection}"]
         for s in selections:
             if s.children or (s.parent, s.name) in _SCALARS:
                 parts.append(f"{self.key(s)}: {self.field(s, n)}")
@@ -88,14 +87,9 @@ _SCALARS = {
 }
 
 
-def _projection(properties: Iterable[str]) -> str:
-    return "{x} {{" + ", ".join(f".{p}" for p in properties) + "}}"
-
-
 # A property read only when its field is selected (field, the type's projection without it): a paper's
-# abstract is its longest property, and most operations never ask for it. A paper's properties are its
-# model's fields (``writes.py`` stores each one) but its topic vector, which only ingest reads.
-_UNLESS_SELECTED = {"Paper": ("abstract", _projection(f.name for f in fields(Paper) if f.name not in ("abstract", "topic")))}
+# abstract is its longest property, and most operations never ask for it.
+_UNLESS_SELECTED = {"Paper": ("abstract", paper_map("abstract"))}
 
 
 # Fields a node's key alone answers. A node reached by a key the query already holds (a shared-concepts

@@ -12,8 +12,14 @@ from typing import LiteralString
 from kg.models import Author, Concept, Paper, ResearchArea
 
 __all__ = ["paper_filter_query", "lists_query", "paper_of", "author_of", "concept_of", "area_of"]
-# A paper as reads return it: its model's properties but the topic vector, which only ingest reads (TOPICS_OF_PAPERS)
-PAPER_MAP: LiteralString = "{" + ", ".join(f".{f.name}" for f in fields(Paper) if f.name != "topic") + "}"  # type: ignore[assignment]
+
+
+def paper_map(*leave_out: str) -> str:
+    """A paper's map as reads return it: its model's fields but ``leave_out`` and the topic (only ingest reads it)."""
+    return "{" + ", ".join(f".{f.name}" for f in fields(Paper) if f.name not in ("topic", *leave_out)) + "}"
+
+
+PAPER_MAP: LiteralString = paper_map()  # type: ignore[assignment]
 
 
 # -- rows back to models ------------------------------------------------------------------
@@ -36,9 +42,7 @@ def area_of(d: dict) -> ResearchArea:
 
 # -- migrations ----------------------------------------------------------------------------
 APPLIED_MIGRATIONS: LiteralString = "MATCH (m:KgMigration) RETURN m.version AS version, m.name AS name, m.checksum AS checksum"
-RECORD_MIGRATION: LiteralString = """
-MERGE (x:KgMigration {version: $version}) SET x.name = $name, x.checksum = $checksum, x.applied_at = datetime()
-"""
+RECORD_MIGRATION: LiteralString = "MERGE (x:KgMigration {version: $version}) SET x.name = $name, x.checksum = $checksum, x.applied_at = datetime()"
 AWAIT_INDEXES: LiteralString = "CALL db.awaitIndexes(300)"
 
 
@@ -52,9 +56,7 @@ CALL () { MATCH ()-[r:CO_AUTHORED]->() RETURN count(r) AS coauthors }
 CALL () { MATCH ()-[r:SHARES_CONCEPT]->() RETURN count(r) AS shared }
 RETURN papers, authors, concepts, areas, coauthors, shared
 """
-AUTHOR_KEYS_OF_IDS: LiteralString = """
-UNWIND $ids AS id MATCH (:AuthorId {id: id})-[:IDENTIFIES]->(a:Author) RETURN id, a.key AS key
-"""
+AUTHOR_KEYS_OF_IDS: LiteralString = "UNWIND $ids AS id MATCH (:AuthorId {id: id})-[:IDENTIFIES]->(a:Author) RETURN id, a.key AS key"
 EXISTING_PAPERS: LiteralString = "UNWIND $ids AS id MATCH (p:Paper {id: id}) RETURN p.id AS id"
 PAPERS_WITH_CONCEPTS: LiteralString = """
 UNWIND $keys AS k
@@ -116,9 +118,7 @@ NEIGHBOURS: LiteralString = """
 MATCH (a:Author)-[:CO_AUTHORED]-(b:Author) WHERE a.key IN $keys
 RETURN DISTINCT b.key AS key
 """
-COAUTHOR_DEGREES: LiteralString = """
-UNWIND $keys AS k MATCH (a:Author {key: k}) RETURN k AS key, COUNT { (a)-[:CO_AUTHORED]-() } AS degree
-"""
+COAUTHOR_DEGREES: LiteralString = "UNWIND $keys AS k MATCH (a:Author {key: k}) RETURN k AS key, COUNT { (a)-[:CO_AUTHORED]-() } AS degree"
 AUTHORS_BY_KEYS: LiteralString = "UNWIND $keys AS k MATCH (a:Author {key: k}) RETURN a.key AS key, a.name AS name"
 EDGES_AMONG: LiteralString = """
 MATCH (a:Author)-[r:CO_AUTHORED]->(b:Author)
@@ -160,16 +160,16 @@ ORDERED_LISTS: dict[tuple[str, str], str] = {
     ("Author", "coauthors"): "MATCH ({n})-[{r}:CO_AUTHORED]-({x}:Author) WITH {x}, {r} ORDER BY {r}.papers DESC, {x}.key",
     ("Paper", "related"): "MATCH ({n})-[{r}:SHARES_CONCEPT]-({x}:Paper) WITH {x}, {r} ORDER BY {r}.score DESC, {x}.id",
 }
-# What each kind of node is read as (the row mappers above take these maps).
+# What each kind of node is read as, the map after its variable (the row mappers above take these maps).
 PROJECTIONS: dict[str, str] = {
-    "Paper": "{x} " + PAPER_MAP.replace("{", "{{").replace("}", "}}"), "Author": "{x} {{.key, .name}}", "Concept": "{x} {{.key, .name, .aliases, .broader}}",
-    "ResearchArea": "{x} {{.path, .name, .parent}}",
+    "Paper": PAPER_MAP, "Author": "{.key, .name}", "Concept": "{.key, .name, .aliases, .broader}",
+    "ResearchArea": "{.path, .name, .parent}",
 }
 
 
 def _list_fragment(kind: str, name: str, item: str) -> str:
     match = ORDERED_LISTS[kind, name].format(n="n", x="x", r="r")
-    return f"COLLECT {{ {match} RETURN {PROJECTIONS[item].format(x='x')} }} AS {name}"
+    return f"COLLECT {{ {match} RETURN x {PROJECTIONS[item]} }} AS {name}"
 
 
 # Several lists of each paper or author in one round trip (what sibling fields under one node ask for),
