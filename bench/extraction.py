@@ -2,9 +2,9 @@
 
     python bench/extraction.py [--json results.json] [--data ../shared/data] [--limit N]
 
-Runs `kg extract` (the command, as a user would, with one worker: one core)
-and YAKE (pip `yake`, n<=3, top 10) on the same documents, scored by the same
-code:
+Runs `kg extract` (the command, as a user would, with one worker: one core,
+KG_CONCEPTS_PER_PAPER=10) and YAKE (pip `yake`, n<=3, top 10) on the same documents,
+so both list 10 phrases, scored by the same code:
 
 * Inspec (500 abstracts, gold `keyphrases`): precision/recall/F1 at 5 and 10,
   exact match after lower-casing and Porter stemming, against all gold
@@ -40,6 +40,7 @@ from nltk.stem import PorterStemmer
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared" / "data"
+TOP = 10  # phrases each system lists: SciERC scores the whole list, the other sets its first 5 and 10
 _STEM = PorterStemmer()
 _TOKEN = re.compile(r"[a-z0-9]+")
 
@@ -64,7 +65,7 @@ def _children_cpu() -> float:
 
 def run_kg(docs: list[dict], model: Path | None = None) -> tuple[list[list[str]], dict]:
     """`kg extract` over the documents; returns concepts per doc and the time per doc (start-up excluded)."""
-    env = dict(os.environ, KG_WORKERS="1")
+    env = dict(os.environ, KG_WORKERS="1", KG_CONCEPTS_PER_PAPER=str(TOP))  # as many as YAKE lists
     if model is not None:
         env["KG_CONCEPT_MODEL"] = str(model)
     cmd = [sys.executable, "-m", "kg.cli", "extract"]
@@ -88,7 +89,7 @@ def _per_doc(wall: float, cpu: float, n: int) -> dict:
 def run_yake(docs: list[dict]) -> tuple[list[list[str]], dict]:
     import yake
 
-    extractor = yake.KeywordExtractor(lan="en", n=3, top=10)
+    extractor = yake.KeywordExtractor(lan="en", n=3, top=TOP)
     started, cpu = time.perf_counter(), time.process_time()
     found = [[kw for kw, _ in extractor.extract_keywords(_full_text(d))] for d in docs]
     return found, _per_doc(time.perf_counter() - started, time.process_time() - cpu, len(docs))

@@ -32,7 +32,7 @@ class Settings(BaseSettings):
 
     spacy_model: str | None = Field(default=None, alias="KG_SPACY_MODEL")
     concept_model: str | None = Field(default=None, alias="KG_CONCEPT_MODEL", description="a ranker file instead of the shipped one")
-    concepts_per_paper: int = Field(default=10, alias="KG_CONCEPTS_PER_PAPER", ge=1)
+    concepts_per_paper: int = Field(default=15, alias="KG_CONCEPTS_PER_PAPER", ge=1)
     workers: int = Field(default=2, alias="KG_WORKERS", ge=1, description="processes for tagging large batches")
     ingest_chunk: int = Field(default=5000, alias="KG_INGEST_CHUNK", ge=1,
                               description="records per committed write; longer inputs stream in chunks of this many")

@@ -54,7 +54,7 @@ class Paper:
     authors_truncated: bool = False
     concept_norm: float = 0.0  # length of its concept vector when it was linked (shares-concept scoring)
     citations: int | None = None
-    topic: str = ""  # its topic vector as an ingest writes it (kg.extract.topics.encode); reads leave it empty
+    topic: str = ""  # its signature (topic vector, term weights) as an ingest writes it (kg.extract.topics); reads leave it empty
 
 
 @dataclass(frozen=True, slots=True)

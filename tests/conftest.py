@@ -19,7 +19,7 @@ from helpers import SAMPLES
 
 @pytest.fixture(scope="session")
 def extractor() -> ConceptExtractor:
-    return ConceptExtractor.load()
+    return ConceptExtractor.load(top_n=Settings().concepts_per_paper)  # what a service builds
 
 
 @pytest.fixture

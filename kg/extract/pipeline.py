@@ -82,7 +82,7 @@ class ConceptExtractor:
         vocabulary: Vocabulary,
         background: Background,
         ranker: Ranker | None | bool = None,
-        top_n: int = 10,
+        top_n: int = 15,
         n_process: int = 1,
     ) -> None:
         self.nlp = nlp
@@ -100,7 +100,7 @@ class ConceptExtractor:
         model: str | None = None,
         background: Background | None = None,
         ranker: str | None = None,
-        top_n: int = 10,
+        top_n: int = 15,
         n_process: int = 1,
         trained: bool = True,
     ) -> "ConceptExtractor":

@@ -1,4 +1,5 @@
-"""Topic vectors: where a paper sits among the literature's themes, read from all of its words.
+"""Topic vectors and term weights: where a paper sits among the literature's themes, and which of
+its words mark it, read from all of its words.
 
 Concepts name a few things a paper is about; two papers on one theme often name
 different ones. A topic vector places a paper by every word of its title and
@@ -6,10 +7,14 @@ abstract: latent semantic analysis (tf-idf, then a truncated SVD) fitted once on
 the scale corpus's titles and abstracts (``papers-paperlists.jsonl.gz``, 30
 conferences, 1987-2025) with ``python -m kg.extract.topics``, and shipped in
 ``data/topics.npz``. Shares-concept scoring adds the cosine of two papers' topic
-vectors to the cosine of their concepts (``kg.graph.shares``).
+vectors, and the cosine of their term weights (the tf-idf the projection starts from:
+the exact words two papers share, weighed by their rarity in the literature), to the cosine of
+their concepts (``kg.graph.shares``).
 
-A vector is stored as a short string: its ``DIMS`` components at unit length, as
-signed bytes, in base64. Numpy only at run time; fitting also needs scikit-learn.
+Both are stored in one short string, a paper's *signature*: the topic vector's ``DIMS``
+components at unit length as signed bytes, in base64; then a ``.`` and the term weights (term
+number as two bytes, weight at unit length as a signed byte), in base64. Numpy only at run time;
+fitting also needs scikit-learn.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from importlib import resources
 
 import numpy as np
 
-__all__ = ["TopicModel", "decode", "encode", "load_topics", "paper_text", "paper_topics"]
+__all__ = ["TopicModel", "decode", "decode_terms", "encode", "load_topics", "paper_text", "paper_topics"]
 
 TOKEN = re.compile(r"(?u)\b\w\w+\b")  # scikit-learn's default token pattern, lower-cased text
 DIMS = 64
@@ -36,21 +41,43 @@ def paper_text(title: str | None, abstract: str) -> str:
     return f"{title}. {abstract}" if title else abstract
 
 
-def encode(vector: np.ndarray) -> str:
-    """A unit vector as stored: one signed byte a component, base64 ('' for the zero vector)."""
-    length = float(np.linalg.norm(vector))
-    if not length:
+def _bytes(vector: np.ndarray) -> np.ndarray:
+    """A vector at unit length, one signed byte a component."""
+    return np.clip(np.rint(vector / float(np.linalg.norm(vector)) * 127), -127, 127).astype(np.int8)
+
+
+def encode(vector: np.ndarray, terms: tuple[np.ndarray, np.ndarray] | None = None) -> str:
+    """A signature as stored ('' for the zero vector): the topic vector, then, if given, the
+    (term numbers, weights) whose weight is still non-zero as a signed byte."""
+    if not np.linalg.norm(vector):
         return ""
-    quantized = np.clip(np.rint(vector / length * 127), -127, 127).astype(np.int8)
-    return base64.b64encode(quantized.tobytes()).decode("ascii")
+    stored = base64.b64encode(_bytes(vector).tobytes()).decode("ascii")
+    if terms is None:
+        return stored
+    numbers, weights = terms
+    quantized = _bytes(np.asarray(weights, dtype=np.float64))
+    keep = quantized != 0
+    packed = np.asarray(numbers)[keep].astype("<u2").tobytes() + quantized[keep].tobytes()
+    return f"{stored}.{base64.b64encode(packed).decode('ascii')}"
 
 
 def decode(stored: str | None) -> np.ndarray | None:
-    """A stored vector's signed bytes as floats (-127..127; not rescaled, so that dot products of
-    stored vectors are exact integers, the same in every engine); None for a paper without one."""
+    """A stored topic vector's signed bytes as floats (-127..127; not rescaled, so that dot products
+    of stored vectors are exact integers, the same in every engine); None for a paper without one."""
     if not stored:
         return None
-    return np.frombuffer(base64.b64decode(stored), dtype=np.int8).astype(np.float64)
+    return np.frombuffer(base64.b64decode(stored.partition(".")[0]), dtype=np.int8).astype(np.float64)
+
+
+def decode_terms(stored: str | None) -> tuple[np.ndarray, np.ndarray] | None:
+    """A signature's term numbers and their signed-byte weights as floats (exact, like ``decode``);
+    None for a paper without term weights (none stored, or stored before they were)."""
+    packed = base64.b64decode(stored.partition(".")[2]) if stored else b""
+    if not packed:
+        return None
+    n = len(packed) // 3
+    numbers = np.frombuffer(packed[: 2 * n], dtype="<u2").astype(np.int64)
+    return numbers, np.frombuffer(packed[2 * n :], dtype=np.int8).astype(np.float64)
 
 
 @dataclass(frozen=True)
@@ -61,18 +88,22 @@ class TopicModel:
     idf: np.ndarray  # (terms,)
     components: np.ndarray  # (dims, terms)
 
-    def vector(self, text: str) -> np.ndarray:
-        """tf-idf (sublinear tf, unit length) of the known terms, projected; zero when none is known."""
+    def term_weights(self, text: str) -> tuple[np.ndarray, np.ndarray]:
+        """The known terms' numbers and tf-idf (sublinear tf, unit length); empty when none is known."""
         counts = Counter(self.terms[t] for t in TOKEN.findall(text.lower()) if t in self.terms)
-        if not counts:
-            return np.zeros(self.components.shape[0], dtype=np.float32)
-        cols = np.fromiter(counts, dtype=np.int64, count=len(counts))
+        cols = np.fromiter(sorted(counts), dtype=np.int64, count=len(counts))
         weights = np.array([(1.0 + math.log(counts[c])) for c in cols]) * self.idf[cols]
-        weights /= np.linalg.norm(weights)
+        return cols, weights / (np.linalg.norm(weights) or 1.0)
+
+    def vector(self, text: str) -> np.ndarray:
+        """The term weights projected onto the topics; zero when no term is known."""
+        cols, weights = self.term_weights(text)
         return (self.components[:, cols].astype(np.float64) @ weights).astype(np.float32)
 
-    def encode_all(self, texts: Iterable[str]) -> list[str]:
-        return [encode(self.vector(t)) for t in texts]
+    def signature(self, text: str) -> str:
+        """What a paper stores (``encode``): its topic vector and term weights; '' when no term is known."""
+        cols, weights = self.term_weights(text)
+        return encode((self.components[:, cols].astype(np.float64) @ weights).astype(np.float32), (cols, weights))
 
     def save(self, path) -> None:
         terms = sorted(self.terms, key=self.terms.__getitem__)
@@ -94,11 +125,11 @@ def load_topics() -> TopicModel | None:
 
 
 def paper_topics(papers: Iterable) -> dict[str, str]:
-    """Paper id -> stored topic vector of each paper (``kg.models.Paper``) with a known word, by the shipped model."""
+    """Paper id -> stored signature of each paper (``kg.models.Paper``) with a known word, by the shipped model."""
     model = load_topics()
     if model is None:
         return {}
-    found = ((p.id, encode(model.vector(paper_text(p.title, p.abstract)))) for p in papers)
+    found = ((p.id, model.signature(paper_text(p.title, p.abstract))) for p in papers)
     return {pid: topic for pid, topic in found if topic}
 
 

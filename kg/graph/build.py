@@ -54,7 +54,7 @@ class GraphBatch:
         self.papers = [replace(p, concept_norm=stored_norm(norms.get(p.id, 0.0))) for p in self.papers]
 
     def set_topics(self, topics: Mapping[str, str]) -> None:
-        """The new papers carry their topic vectors (``kg.extract.topics``; '' for none)."""
+        """The new papers carry their signatures (``kg.extract.topics``; '' for none)."""
         self.papers = [replace(p, topic=topics.get(p.id, "")) for p in self.papers]
 
 

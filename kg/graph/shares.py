@@ -10,9 +10,10 @@ links nothing.
 
 Only papers that share a linking concept are linked, and the edge keeps those concepts
 (its explanation). Its score also hears the rest of the two texts: it is
-``(concept cosine + TOPIC_WEIGHT * topic cosine) / (1 + TOPIC_WEIGHT)``, the topic cosine
-being that of the papers' topic vectors (``kg.extract.topics``; 0 where either has none
-or it is negative). Each touched paper keeps its ``per_paper`` strongest links
+``(concept cosine + TOPIC_WEIGHT * topic cosine + TERM_WEIGHT * term cosine) / (1 + TOPIC_WEIGHT + TERM_WEIGHT)``,
+the topic and term cosines being those of the papers' stored signatures (``kg.extract.topics``:
+the themes of all their words, and the words themselves; 0 where either paper has none, or a
+topic cosine is negative). Each touched paper keeps its ``per_paper`` strongest links
 (``2 * per_paper`` per paper on average, counting both ends); edges already stored are
 left alone.
 
@@ -28,11 +29,13 @@ __all__ = ["Posting", "SharedEdge", "concept_norm", "linking_idf", "mention_weig
 
 SharedEdge = tuple[float, tuple[str, ...]]  # score, shared concept keys (best first)
 Posting = tuple[str, float, float]  # paper id, the paper's mention weight, the paper's concept norm
-TopicsOf = Callable[[Sequence[str]], Mapping[str, str]]  # paper ids -> their stored topic vectors
+TopicsOf = Callable[[Sequence[str]], Mapping[str, str]]  # paper ids -> their stored signatures
 
-# Words weigh twice the concepts: chosen on the same-area share of related papers at AAAI 2022 and
-# IJCAI 2021, 2022, 2024 (venues without author keywords), not on ICLR 2024, which bench/related.py reports.
+# Themes and words each weigh twice the concepts: chosen on the same-area share of related papers at
+# AAAI 2022 and IJCAI 2021, 2022, 2024 (venues without author keywords), not on ICLR 2024, which
+# bench/related.py reports.
 TOPIC_WEIGHT = 2.0
+TERM_WEIGHT = 2.0
 
 
 def mention_weights(mentions) -> dict[str, dict[str, float]]:
@@ -84,7 +87,7 @@ def shared_concept_edges(
     index : concept key -> (paper id, weight, concept norm) of every paper that
         mentions it; touched papers may be left out (they are added here)
     n_papers : papers in the whole graph
-    topics_of : paper ids (touched or not) -> their stored topic vectors; else topic cosines are 0
+    topics_of : paper ids (touched or not) -> their stored signatures; else topic and term cosines are 0
 
     Returns
     -------
@@ -97,8 +100,8 @@ def shared_concept_edges(
     >>> edges, norms = shared_concept_edges(papers, {}, 3)
     >>> sorted(edges)
     [('a', 'b'), ('a', 'c'), ('b', 'c')]
-    >>> edges[("a", "b")]  # no topic vectors: the concept cosine alone, scaled
-    (0.3333, ('x', 'y'))
+    >>> edges[("a", "b")]  # no signatures: the concept cosine alone, scaled
+    (0.2, ('x', 'y'))
     """
     postings, idf = _postings_and_idf(touched, index, n_papers, max_df_share, min_df_cap)
     norms = {pid: concept_norm(weights, idf) for pid, weights in touched.items()}
@@ -175,10 +178,12 @@ def _scores(touched, postings, idf, norms, linking, per_paper, topics_of, block=
 
 
 def _topic_rows(ids, topics_of: TopicsOf | None):
-    """The papers' stored topic vectors as rows of integers (zero for none), and their lengths."""
+    """The papers' stored topic vectors as rows of integers (zero for none), their term weights as
+    a sparse matrix of integers, and the lengths of both; None when no paper has a signature."""
     import numpy as np
+    from scipy import sparse
 
-    from kg.extract.topics import decode
+    from kg.extract.topics import decode, decode_terms
 
     stored = topics_of(ids) if topics_of is not None else {}
     vectors = [decode(stored.get(pid)) for pid in ids]
@@ -186,10 +191,20 @@ def _topic_rows(ids, topics_of: TopicsOf | None):
     if not dims:
         return None
     rows = np.zeros((len(ids), dims))
-    for i, v in enumerate(vectors):
-        if v is not None:
-            rows[i] = v
-    return rows, np.sqrt(np.einsum("ij,ij->i", rows, rows))
+    numbers, weights, counts = [], [], np.zeros(len(ids), dtype=np.int64)
+    for i, pid in enumerate(ids):
+        if vectors[i] is not None:
+            rows[i] = vectors[i]
+        terms = decode_terms(stored.get(pid))
+        if terms is not None:
+            numbers.append(terms[0])
+            weights.append(terms[1])
+            counts[i] = len(terms[0])
+    columns = np.concatenate(numbers) if numbers else np.zeros(0, dtype=np.int64)
+    indptr = np.concatenate(([0], np.cumsum(counts)))
+    words = sparse.csr_matrix((np.concatenate(weights) if weights else np.zeros(0), columns, indptr),
+                              shape=(len(ids), int(columns.max(initial=0)) + 1))
+    return rows, np.sqrt(np.einsum("ij,ij->i", rows, rows)), words, np.sqrt(np.asarray(words.multiply(words).sum(1)).ravel())
 
 
 def _paper_side(postings, linking):
@@ -212,6 +227,14 @@ def _paper_side(postings, linking):
     return ids, row_of, papers, other_norm
 
 
+def _cosines(dots, lengths, cand, me: int):
+    """Dot products of one paper with its candidates, divided by the lengths (0 where either is 0)."""
+    import numpy as np
+
+    scale = lengths[cand] * lengths[me]
+    return np.divide(dots, scale, out=np.zeros(len(cand)), where=scale > 0)
+
+
 def _best(cand, raw, me: int, norm: float, other_norm, ids, per_paper: int, topics) -> list[tuple[float, str]]:
     """One paper's ``per_paper`` best (score, other id) from its row of the product; ties (rounded) to the lower id."""
     import numpy as np
@@ -223,11 +246,11 @@ def _best(cand, raw, me: int, norm: float, other_norm, ids, per_paper: int, topi
     theirs = other_norm[cand]
     score = raw / (norm * np.where(theirs > 0, theirs, norm))
     if topics is not None:  # integer dot products: exact, so every engine ranks alike
-        rows, lengths = topics
-        scale = lengths[cand] * lengths[me]
-        cosine = np.divide(rows[cand] @ rows[me], scale, out=np.zeros(len(cand)), where=scale > 0)
-        score = score + TOPIC_WEIGHT * np.clip(cosine, 0.0, None)
-    score = score / (1.0 + TOPIC_WEIGHT)
+        rows, lengths, words, word_lengths = topics
+        score = score + TOPIC_WEIGHT * np.clip(_cosines(rows[cand] @ rows[me], lengths, cand, me), 0.0, None)
+        mine = words[me].toarray().ravel()
+        score = score + TERM_WEIGHT * _cosines(words[cand] @ mine, word_lengths, cand, me)
+    score = score / (1.0 + TOPIC_WEIGHT + TERM_WEIGHT)
     rounded = np.round(score, 4)
     if len(cand) > per_paper:  # everything at or above the per_paper-th best rounded score (ties included)
         bar = np.partition(rounded, len(rounded) - per_paper)[len(rounded) - per_paper]

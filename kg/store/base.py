@@ -196,8 +196,8 @@ class Store(BatchedReads):
 
     @abstractmethod
     def topics_of_papers(self, ids: Sequence[str]) -> dict[str, str]:
-        """Paper id -> its stored topic vector (``kg.extract.topics.encode``); papers without one, or
-        absent, are left out."""
+        """Paper id -> its stored signature (topic vector and term weights, ``kg.extract.topics.encode``);
+        papers without one, or absent, are left out."""
 
     @abstractmethod
     def apply(self, batch: GraphBatch) -> None:

@@ -1,8 +1,8 @@
 """Related papers on a venue nobody tuned on and without author keywords: AAAI 2022's areas.
 
 Concepts alone linked papers of one area 0.78x as often as tf-idf there; with topic
-vectors in the score kg comes within a few percent of it (bench/related.py reports all
-venues with areas).
+vectors and term weights in the score, and 15 concepts a paper, kg matches it (1.00x;
+bench/related.py reports all venues with areas).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from helpers import ROOT, need_shared
 pytestmark = pytest.mark.slow
 
 
-def test_related_papers_on_aaai_2022_come_near_text_similarity():
+def test_related_papers_on_aaai_2022_match_text_similarity():
     path = need_shared("papers-paperlists.jsonl.gz")
     sys.path.insert(0, str(ROOT / "bench"))
     import related as bench
@@ -28,4 +28,4 @@ def test_related_papers_on_aaai_2022_come_near_text_similarity():
     found = bench.measure(rows, 5)
     assert found["papers"] == len(rows) > 1000
     assert found["every_related_lists_shared_concepts"]
-    assert found["kg_same_area"] >= 0.9 * found["tfidf_same_area"], found
+    assert found["kg_same_area"] >= 0.97 * found["tfidf_same_area"], found

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kg.extract.topics import TopicModel, decode, encode, fit, load_topics, paper_text, paper_topics
+from kg.extract.topics import TopicModel, decode, decode_terms, encode, fit, load_topics, paper_text, paper_topics
 from kg.models import Paper
 
 DIFFUSION_1 = ("Score-based diffusion models for image generation",
@@ -32,6 +32,33 @@ def test_papers_on_one_theme_are_nearer_than_papers_on_two():
     assert set(topics) == {"0", "1", "2"}
     assert _cos(topics["0"], topics["1"]) > 0.5 > _cos(topics["0"], topics["2"])
     assert _cos(topics["1"], topics["2"]) < 0.5
+
+
+def _term_cos(a: str, b: str) -> float:
+    (i, x), (j, y) = decode_terms(a), decode_terms(b)
+    dot = sum(wx * y[list(j).index(t)] for t, wx in zip(i, x) if t in j)
+    return float(dot / np.linalg.norm(x) / np.linalg.norm(y))
+
+
+def test_signatures_hold_the_words_of_the_text_by_rarity():
+    model = load_topics()
+    papers = [Paper(str(i), t, t, a) for i, (t, a) in enumerate((DIFFUSION_1, DIFFUSION_2, RL))]
+    topics = paper_topics(papers)
+    assert _term_cos(topics["0"], topics["1"]) > 2 * _term_cos(topics["0"], topics["2"])
+    numbers, weights = decode_terms(topics["2"])
+    words = {t: n for t, n in model.terms.items()}
+    strongest = {w for w, n in words.items() if n in set(numbers[np.argsort(-weights)[:5]].tolist())}
+    assert strongest & {"offline", "conservative", "d4rl", "penalise", "locomotion", "transitions"}
+    assert "we" not in words and "the" not in words  # stop words are no terms
+    assert np.array_equal(decode(topics["2"]), decode(encode(model.vector(paper_text(*RL)))))
+
+
+def test_signatures_stored_before_term_weights_have_none():
+    old = encode(np.ones(64))
+    assert len(old) == 88 and decode_terms(old) is None and decode_terms("") is None
+    both = encode(np.ones(64), (np.array([7, 40000]), np.array([0.0001, 1.0])))
+    numbers, weights = decode_terms(both)  # a weight rounding to 0 is left out
+    assert numbers.tolist() == [40000] and weights.tolist() == [127.0] and np.array_equal(decode(both), decode(old))
 
 
 def test_a_text_without_known_words_has_no_vector():

@@ -6,7 +6,7 @@ from kg.extract.pipeline import ExtractedConcept
 from kg.extract.topics import encode
 from kg.graph.build import build_batch, merge_records
 from kg.graph.identity import area_chain, author_key, clean_author_name, paper_id
-from kg.graph.shares import TOPIC_WEIGHT, shared_concept_edges
+from kg.graph.shares import TERM_WEIGHT, TOPIC_WEIGHT, shared_concept_edges
 from kg.models import SourceRecord
 from kg.readers import read_path
 
@@ -132,5 +132,18 @@ def test_topic_vectors_rank_among_papers_sharing_a_concept_and_never_link_alone(
     assert edges[("a", "b")][0] == edges[("a", "c")][0]  # concepts alone: b and c tie
     edges, _ = shared_concept_edges(papers, {}, len(papers), per_paper=1, topics_of=lambda ids: {i: topics[i] for i in ids if i in topics})
     assert ("a", "c") in edges and ("a", "b") not in edges  # c's words agree with a's
-    assert edges[("a", "c")] == (round((1.0 + TOPIC_WEIGHT * 0.9806) / (1 + TOPIC_WEIGHT), 4), ("x",))
+    total = 1 + TOPIC_WEIGHT + TERM_WEIGHT  # these signatures hold no term weights: their cosine is 0
+    assert edges[("a", "c")] == (round((1.0 + TOPIC_WEIGHT * 0.9806) / total, 4), ("x",))
     assert ("a", "d") not in edges  # the same words, no shared concept: no edge
+
+
+def test_term_weights_rank_among_papers_sharing_a_concept():
+    papers = {"a": {"x": 1.0}, "b": {"x": 1.0}, "c": {"x": 1.0}} | {f"other{i}": {"w": 1.0} for i in range(5)}
+    theme = np.array([1.0, 0.0])  # one topic vector for all: only the words tell b from c
+    signatures = {"a": encode(theme, (np.array([3, 70]), np.array([0.6, 0.8]))),
+                  "b": encode(theme, (np.array([5, 9]), np.array([0.6, 0.8]))),
+                  "c": encode(theme, (np.array([3, 9]), np.array([0.6, 0.8])))}
+    edges, _ = shared_concept_edges(papers, {}, len(papers), per_paper=1, topics_of=lambda ids: {i: signatures[i] for i in ids if i in signatures})
+    assert ("a", "c") in edges and ("a", "b") not in edges  # c shares the word numbered 3 with a
+    term_cosine = 76 * 76 / (76 * 76 + 102 * 102)  # the weights as signed bytes: 0.6 -> 76, 0.8 -> 102
+    assert edges[("a", "c")][0] == round((1.0 + TOPIC_WEIGHT + TERM_WEIGHT * term_cosine) / (1 + TOPIC_WEIGHT + TERM_WEIGHT), 4)

@@ -39,7 +39,9 @@ def test_blocks_of_a_chunk_pick_the_edges_of_the_whole_chunk():
     rng = random.Random(7)
     chunks = {0: _papers(rng, [f"p{i:03d}" for i in range(60)]), 1: _papers(rng, [f"q{i:03d}" for i in range(45)])}
     postings, n_so_far = _postings(chunks)
-    topics = {pid: encode(np.array([rng.gauss(0, 1) for _ in range(8)])) for c in chunks.values() for pid in c}
+    topics = {pid: encode(np.array([rng.gauss(0, 1) for _ in range(8)]),  # a topic vector and three of 12 words
+                          (np.array(rng.sample(range(12), 3)), np.array([rng.random() for _ in range(3)])))
+              for c in chunks.values() for pid in c}
     topics_of = lambda ids: {i: topics[i] for i in ids}  # noqa: E731
     for chunk, touched in chunks.items():
         # The single-machine ingest: the whole chunk at once, earlier chunks as stored (rounded norms).
