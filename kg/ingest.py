@@ -67,6 +67,7 @@ class Ingest:
         self.store = store
         self.settings = settings
         self.extract = extract
+        self._signatures: dict[str, str] = {}  # stored papers' signatures read so far this run (never rewritten)
 
     def run(self, paths: Sequence[str | Path], *, progress: Progress = no_progress, on_error: OnError | None = None) -> IngestSummary:
         """Add the papers of files or folders to the graph: incremental, idempotent, resumable.
@@ -101,10 +102,12 @@ class Ingest:
             inner = no_progress
         totals = Counter()
         with self.store.writer_lock():
+            self._signatures = {}
             before = self.store.stats()
             for chunk in chunks:
                 added, present, repeated = self._chunk(chunk, before.papers + totals["added"], inner)
                 totals.update(added=added, present=present, repeated=repeated)
+            self._signatures = {}
         return IngestSummary(
             files=len(files),
             records=n_records,
@@ -138,6 +141,7 @@ class Ingest:
         self._link_new_papers(batch, papers_before + len(new))
         if batch.papers or batch.in_area:  # an empty file writes nothing
             self.store.apply(batch)
+            self._signatures.update((p.id, p.topic) for p in batch.papers if p.topic)
         return len(new), len(existing), len(records) - len(merged)
 
     def _link_new_papers(self, batch, n_papers: int) -> None:
@@ -148,7 +152,10 @@ class Ingest:
         index = self.store.papers_with_concepts(keys)
 
         def topics_of(ids):
-            return {**self.store.topics_of_papers([i for i in ids if i not in mine]), **mine}
+            missing = [i for i in ids if i not in mine and i not in self._signatures]
+            if missing:
+                self._signatures.update(self.store.topics_of_papers(missing))
+            return {**{i: self._signatures[i] for i in ids if i in self._signatures}, **mine}
 
         batch.shared, norms = shared_concept_edges(touched, index, n_papers, per_paper=self.settings.related_per_paper,
                                                    topics_of=topics_of)

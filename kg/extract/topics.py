@@ -97,13 +97,15 @@ class TopicModel:
 
     def vector(self, text: str) -> np.ndarray:
         """The term weights projected onto the topics; zero when no term is known."""
-        cols, weights = self.term_weights(text)
-        return (self.components[:, cols].astype(np.float64) @ weights).astype(np.float32)
+        return self._project(*self.term_weights(text))
 
     def signature(self, text: str) -> str:
         """What a paper stores (``encode``): its topic vector and term weights; '' when no term is known."""
         cols, weights = self.term_weights(text)
-        return encode((self.components[:, cols].astype(np.float64) @ weights).astype(np.float32), (cols, weights))
+        return encode(self._project(cols, weights), (cols, weights))
+
+    def _project(self, cols: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        return (self.components[:, cols].astype(np.float64) @ weights).astype(np.float32)
 
     def save(self, path) -> None:
         terms = sorted(self.terms, key=self.terms.__getitem__)
