@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from kg.errors import ExtractionError
 from kg.extract.background import Background, load_background
+from kg.extract.title_rates import TitleRates, load_title_rates
 from kg.extract.ranker import CandidateStats, Ranker, candidate_stats, features, head_word, load_ranker
 from kg.extract.candidates import DocCandidates, Occurrence, choose_short
 from kg.extract.component import candidates_data, from_plain
@@ -69,26 +70,19 @@ class ConceptExtractor:
     ----------
     nlp : spacy.Language
         A tagging pipeline (``load_nlp()``).
-    vocabulary, background
-        The curated vocabulary and the background document frequencies.
+    vocabulary, background, title_rates
+        The curated vocabulary, the background document frequencies and the literature's title rates.
     top_n : int
         Key concepts kept per document (author keywords come on top).
     """
 
-    def __init__(
-        self,
-        nlp,
-        *,
-        vocabulary: Vocabulary,
-        background: Background,
-        ranker: Ranker | None | bool = None,
-        top_n: int = 15,
-        n_process: int = 1,
-    ) -> None:
+    def __init__(self, nlp, *, vocabulary: Vocabulary, background: Background, title_rates: TitleRates | None = None,
+                 ranker: Ranker | None | bool = None, top_n: int = 15, n_process: int = 1) -> None:
         self.nlp = nlp
         self.n_process = n_process
         self.vocabulary = vocabulary
         self.background = background
+        self.title_rates = load_title_rates() if title_rates is None else title_rates
         # None: the shipped model; False: none (training needs candidates only)
         self.ranker = load_ranker() if ranker is None else (ranker or None)
         self.top_n = top_n
@@ -99,6 +93,7 @@ class ConceptExtractor:
         *,
         model: str | None = None,
         background: Background | None = None,
+        title_rates: TitleRates | None = None,
         ranker: str | None = None,
         top_n: int = 15,
         n_process: int = 1,
@@ -108,6 +103,7 @@ class ConceptExtractor:
             load_nlp(model),
             vocabulary=load_vocabulary(),
             background=load_background() if background is None else background,
+            title_rates=title_rates,
             ranker=load_ranker(ranker) if trained else False,
             top_n=top_n,
             n_process=n_process,
@@ -230,7 +226,8 @@ class ConceptExtractor:
         """The ranker's features of one candidate; ``priors`` are (per phrase, per head word) keyword counts."""
         prior, head_prior = priors
         return features(key, s, n_tokens=n_tokens, n_title=n_title, specificity=self.background.specificity(key),
-                        df_ratio=self.background.ratio(key), prior=prior.get(key), head_prior=head_prior.get(head_word(key)))
+                        df_ratio=self.background.ratio(key), prior=prior.get(key), head_prior=head_prior.get(head_word(key)),
+                        title=self.title_rates.features(key))
 
     def _rank(self, doc: DocumentInput, cand: DocCandidates, n_title: int, batch_defs: dict[str, Counter[str]],
               names: dict[str, str], short_aliases: dict[str, set[str]]) -> list[ExtractedConcept]:
@@ -238,13 +235,9 @@ class ConceptExtractor:
         if ranker is None:
             raise ExtractionError("no concept ranker model; train one with: python -m kg.extract.train")
         stats = candidate_stats(self.resolve_shorts(cand, batch_defs), n_title)
-        scored: list[tuple[float, str, CandidateStats]] = []
-        for key, s in stats.items():
-            ratio = self.background.ratio(key)
-            if ratio > MAX_DF_RATIO or (ratio > MAX_WORD_DF_RATIO and " " not in key and s.entry is None):
-                continue
-            x = self.candidate_features(key, s, cand.n_tokens, n_title, (ranker.prior, ranker.head_prior))
-            scored.append((round(ranker.score(x), 4), key, s))
+        kept = [(key, s) for key, s in stats.items() if self._may_be_key(key, s)]
+        rows = [self.candidate_features(key, s, cand.n_tokens, n_title, (ranker.prior, ranker.head_prior)) for key, s in kept]
+        scored = [(round(p, 4), key, s) for p, (key, s) in zip(ranker.score_many(rows), kept, strict=True)]
         scored.sort(key=lambda x: (-x[0], x[1]))
         chosen = scored[: self.top_n]
         result: dict[str, ExtractedConcept] = {}
@@ -257,6 +250,10 @@ class ConceptExtractor:
                 kind = "vocabulary" if s.entry is not None else ("abbreviation" if s.kind == "abbreviation" else "phrase")
                 result[key] = self._concept(key, s.entry, names.get(key, s.surface), score, kind, short_aliases)
         return sorted(result.values(), key=lambda c: (-c.weight, c.key))
+
+    def _may_be_key(self, key: str, s: CandidateStats) -> bool:
+        ratio = self.background.ratio(key)
+        return not (ratio > MAX_DF_RATIO or (ratio > MAX_WORD_DF_RATIO and " " not in key and s.entry is None))
 
     def _keyword_key(self, keyword: str, text: str, definitions: dict[str, str]) -> tuple[str, VocabularyEntry | None]:
         """A keyword's concept; a short form (SAM) is read the way the paper's own text reads it."""

@@ -4,7 +4,8 @@ A logistic model over candidate features, trained on real author keywords with
 ``python -m kg.extract.train`` and shipped as ``data/ranker.json`` (plain
 coefficients: no scikit-learn at run time). One feature is a keyphraseness
 prior in the manner of KEA: how often a phrase was chosen as a keyword in the
-training papers where it occurred.
+training papers where it occurred; three say how often the literature's titles carry the
+phrase (``kg.extract.title_rates``).
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from kg.errors import ExtractionError
 from kg.extract.wordlists import GENERIC_HEADS
@@ -52,6 +54,9 @@ FEATURES = (
     "capitalised",
     "hyphenated",
     "title_x_words",
+    "title_rate",
+    "corpus_df",
+    "log_titled",
 )
 
 
@@ -81,10 +86,14 @@ class Ranker:
 
     def score(self, x: list[float]) -> float:
         """Probability that the authors would name the candidate."""
-        z = self.intercept
-        for value, m, s, w in zip(x, self.mean, self.scale, self.coef):
-            z += w * (value - m) / s
-        return 1.0 / (1.0 + math.exp(-z))
+        return self.score_many([x])[0]
+
+    def score_many(self, rows: list[list[float]]) -> list[float]:
+        """Probabilities of many candidates (feature rows in ``FEATURES`` order) at once."""
+        if not rows:
+            return []
+        z = ((np.asarray(rows, dtype=float) - self.mean) / self.scale) @ np.asarray(self.coef) + self.intercept
+        return (1.0 / (1.0 + np.exp(-z))).tolist()
 
     def to_json(self) -> dict:
         return {
@@ -120,7 +129,8 @@ def head_word(key: str) -> str:
 
 
 def features(key: str, s: CandidateStats, *, n_tokens: int, n_title: int, specificity: float, df_ratio: float,
-             prior: tuple[int, int] | None, head_prior: tuple[int, int] | None) -> list[float]:
+             prior: tuple[int, int] | None, head_prior: tuple[int, int] | None,
+             title: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> list[float]:
     """The feature vector of one candidate, in ``FEATURES`` order."""
     words = key.count(" ") + 1
     body = max(n_tokens - n_title, 1)
@@ -151,6 +161,7 @@ def features(key: str, s: CandidateStats, *, n_tokens: int, n_title: int, specif
         float(any(c.isupper() for c in surface[1:]) or (surface[:1].isupper() and s.in_body and s.first > n_title)),
         float("-" in surface),
         float(s.in_title) * min(words, 4) / 4,
+        *title,
     ]
 
 

@@ -8,7 +8,10 @@ import pytest
 
 from kg.errors import ExtractionError
 from kg.extract import train
+import math
+
 from kg.extract.ranker import FEATURES, CandidateStats, Ranker, features, load_ranker
+from kg.extract.title_rates import TitleRates, load_title_rates
 
 
 def test_the_shipped_model_is_small_and_matches_the_features():
@@ -24,6 +27,19 @@ def test_a_model_for_other_features_is_refused(tmp_path):
     path.write_text(json.dumps({"version": 1, "features": ["tf"], "mean": [0], "scale": [1], "coef": [1], "intercept": 0, "prior": {}}))
     with pytest.raises(ExtractionError, match="retrain"):
         load_ranker(str(path))
+    before = load_ranker().to_json()  # a model from before the title rates: 22 features
+    path.write_text(json.dumps(before | {"features": before["features"][:22], "coef": before["coef"][:22]}))
+    with pytest.raises(ExtractionError, match="retrain"):
+        load_ranker(str(path))
+
+
+def test_scores_are_the_logistic_of_the_standardised_features():
+    n = len(FEATURES)
+    ranker = Ranker(mean=[1.0] * n, scale=[2.0] * n, coef=[0.5] + [0.0] * (n - 2) + [-1.0], intercept=-1.0)
+    x = [5.0] + [9.0] * (n - 2) + [3.0]
+    z = 0.5 * 2.0 - 1.0 * 1.0 - 1.0
+    assert ranker.score(x) == pytest.approx(1 / (1 + math.exp(-z)))
+    assert ranker.score_many([x, x]) == [ranker.score(x)] * 2 and ranker.score_many([]) == []
 
 
 def test_features_read_position_title_and_prior():
@@ -33,6 +49,22 @@ def test_features_read_position_title_and_prior():
     assert x["in_title"] == 1.0 and x["words_2"] == 1.0 and x["generic_head"] == 1.0
     assert x["prior"] == 3 / 7 and x["unseen"] == 0.0
     assert x["first_position"] == 0.0  # seen in the title: first in the body is not asked
+    assert (x["title_rate"], x["corpus_df"], x["log_titled"]) == (0.0, 0.0, 0.0)  # no title counts given
+
+
+def test_title_rates_read_how_often_titles_carry_a_phrase():
+    rates = TitleRates(1000, {"graph neural network": (45, 95), "experimental result": (0, 195)})
+    gnn, result, unseen = (rates.features(k) for k in ("graph neural network", "experimental result", "widget"))
+    assert gnn[0] == 45 / 100 and result[0] == 0.0 and unseen == (0.0, 0.0, 0.0)
+    assert result[1] > gnn[1] > 0 and gnn[2] > result[2] == 0.0
+
+
+def test_the_shipped_title_rates_were_counted_over_the_literature():
+    rates = load_title_rates()
+    assert rates.n_docs > 80_000 and len(rates.counts) > 30_000
+    assert all(docs >= 5 and 0 <= titled <= docs for titled, docs in rates.counts.values())
+    # a field's name is in titles far more often than a phrase of the results section
+    assert rates.features("federated learning")[0] > 5 * rates.features("real world")[0]
 
 
 def test_a_prior_the_authors_agree_with_raises_the_score():
