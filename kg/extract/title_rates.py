@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
-__all__ = ["TitleRates", "load_title_rates", "MIN_DOCS"]
+__all__ = ["TitleRates", "count", "load_title_rates", "MIN_DOCS"]
 
 MIN_DOCS = 5
 

@@ -11,7 +11,6 @@ from kg.extract import train
 import math
 
 from kg.extract.ranker import FEATURES, CandidateStats, Ranker, features, load_ranker
-from kg.extract.title_rates import TitleRates, load_title_rates
 
 
 def test_the_shipped_model_is_small_and_matches_the_features():
@@ -50,21 +49,6 @@ def test_features_read_position_title_and_prior():
     assert x["prior"] == 3 / 7 and x["unseen"] == 0.0
     assert x["first_position"] == 0.0  # seen in the title: first in the body is not asked
     assert (x["title_rate"], x["corpus_df"], x["log_titled"]) == (0.0, 0.0, 0.0)  # no title counts given
-
-
-def test_title_rates_read_how_often_titles_carry_a_phrase():
-    rates = TitleRates(1000, {"graph neural network": (45, 95), "experimental result": (0, 195)})
-    gnn, result, unseen = (rates.features(k) for k in ("graph neural network", "experimental result", "widget"))
-    assert gnn[0] == 45 / 100 and result[0] == 0.0 and unseen == (0.0, 0.0, 0.0)
-    assert result[1] > gnn[1] > 0 and gnn[2] > result[2] == 0.0
-
-
-def test_the_shipped_title_rates_were_counted_over_the_literature():
-    rates = load_title_rates()
-    assert rates.n_docs > 80_000 and len(rates.counts) > 30_000
-    assert all(docs >= 5 and 0 <= titled <= docs for titled, docs in rates.counts.values())
-    # a field's name is in titles far more often than a phrase of the results section
-    assert rates.features("federated learning")[0] > 5 * rates.features("real world")[0]
 
 
 def test_a_prior_the_authors_agree_with_raises_the_score():
