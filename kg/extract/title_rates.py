@@ -2,7 +2,7 @@
 
 Authors name what a paper is about in its title. A phrase that titles often carry (*graph neural
 network*, *federated learning*) is more likely a key concept of a paper that only mentions it in
-its abstract than one that titles rarely carry (*experimental result*, *real world*). The table
+its abstract than one that titles rarely carry (*real data*, *real world*). The table
 shipped in ``data/title_rates.json.gz`` holds, for each key that is a candidate in at least
 ``MIN_DOCS`` papers of the scale corpus (``papers-paperlists.jsonl.gz``: 87,666 papers with a title
 and an abstract, 30 conferences, 1987-2025), the papers whose title has it and the papers that
