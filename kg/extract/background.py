@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
-__all__ = ["Background", "load_background"]
+__all__ = ["Background", "load_background", "packaged_json"]
 
 
 @dataclass(frozen=True)
@@ -35,14 +35,19 @@ class Background:
         return {"n_docs": self.n_docs, "df": dict(sorted(self.df.items()))}
 
 
+def packaged_json(name: str) -> dict | None:
+    """A gzipped JSON table shipped in ``kg/extract/data``; None if the package has none."""
+    resource = resources.files("kg.extract") / "data" / name
+    if not resource.is_file():
+        return None
+    with gzip.open(str(resource), "rt", encoding="utf-8") as handle:
+        return json.load(handle)
+
+
 @lru_cache(maxsize=1)
 def load_background() -> Background:
-    resource = resources.files("kg.extract") / "data" / "background.json.gz"
-    if not resource.is_file():
-        return Background()
-    with gzip.open(str(resource), "rt", encoding="utf-8") as handle:
-        obj = json.load(handle)
-    return Background(n_docs=obj["n_docs"], df=obj["df"])
+    obj = packaged_json("background.json.gz")
+    return Background(n_docs=obj["n_docs"], df=obj["df"]) if obj else Background()
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -14,7 +14,7 @@ import json
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -92,8 +92,14 @@ class Ranker:
         """Probabilities of many candidates (feature rows in ``FEATURES`` order) at once."""
         if not rows:
             return []
-        z = ((np.asarray(rows, dtype=float) - self.mean) / self.scale) @ np.asarray(self.coef) + self.intercept
+        mean, scale, coef = self._arrays
+        z = ((np.asarray(rows, dtype=float) - mean) / scale) @ coef + self.intercept
         return (1.0 / (1.0 + np.exp(-z))).tolist()
+
+    @cached_property
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """mean, scale and coef as arrays, made once per model, not once per document."""
+        return np.asarray(self.mean, dtype=float), np.asarray(self.scale, dtype=float), np.asarray(self.coef, dtype=float)
 
     def to_json(self) -> dict:
         return {

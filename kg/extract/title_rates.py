@@ -16,12 +16,15 @@ import gzip
 import json
 import math
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
+
+from kg.extract.background import packaged_json
 
 __all__ = ["TitleRates", "count", "load_title_rates", "MIN_DOCS"]
 
 MIN_DOCS = 5
+FILE = "title_rates.json.gz"  # in kg/extract/data
 
 
 @dataclass(frozen=True)
@@ -29,11 +32,14 @@ class TitleRates:
     n_docs: int = 0
     counts: dict[str, tuple[int, int]] = field(default_factory=dict)  # key -> (papers with it in the title, papers with it)
 
+    @cached_property
+    def _log_docs(self) -> float:
+        return math.log(self.n_docs + 1) if self.n_docs else 1.0
+
     def features(self, key: str) -> tuple[float, float, float]:
         """(title rate, smoothed; corpus document frequency on a log scale; papers titled with it, log)."""
         titled, docs = self.counts.get(key, (0, 0))
-        scale = math.log(self.n_docs + 1) if self.n_docs else 1.0
-        return titled / (docs + 5), math.log1p(docs) / scale, math.log1p(titled)
+        return titled / (docs + 5), math.log1p(docs) / self._log_docs, math.log1p(titled)
 
     def to_json(self) -> dict:
         return {"n_docs": self.n_docs, "counts": {k: list(v) for k, v in sorted(self.counts.items())}}
@@ -42,12 +48,8 @@ class TitleRates:
 @lru_cache(maxsize=1)
 def load_title_rates() -> TitleRates:
     """The shipped table; an empty one if the package has none."""
-    resource = resources.files("kg.extract") / "data" / "title_rates.json.gz"
-    if not resource.is_file():
-        return TitleRates()
-    with gzip.open(str(resource), "rt", encoding="utf-8") as handle:
-        obj = json.load(handle)
-    return TitleRates(obj["n_docs"], {k: (v[0], v[1]) for k, v in obj["counts"].items()})
+    obj = packaged_json(FILE)
+    return TitleRates(obj["n_docs"], {k: (v[0], v[1]) for k, v in obj["counts"].items()}) if obj else TitleRates()
 
 
 def count(extractor, papers: list[tuple[str, str]], *, min_docs: int = MIN_DOCS) -> TitleRates:
@@ -76,7 +78,7 @@ def main(argv: list[str] | None = None) -> None:
 
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--data", type=Path, required=True, help="the folder holding papers-paperlists.jsonl.gz")
-    parser.add_argument("-o", "--output", type=Path, default=Path(str(resources.files("kg.extract") / "data" / "title_rates.json.gz")))
+    parser.add_argument("-o", "--output", type=Path, default=Path(str(resources.files("kg.extract") / "data" / FILE)))
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
     with gzip.open(args.data / "papers-paperlists.jsonl.gz", "rt", encoding="utf-8") as handle:
