@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
-__all__ = ["Background", "load_background", "packaged_json"]
+__all__ = ["Background", "load_background", "packaged_json", "write_packaged_json"]
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,12 @@ def packaged_json(name: str) -> dict | None:
         return json.load(handle)
 
 
+def write_packaged_json(path, obj: dict) -> None:
+    """Write a table ``packaged_json`` reads; no name or time in the gzip header, so one count gives one file, byte for byte."""
+    with open(path, "wb") as out, gzip.GzipFile(filename="", mode="wb", fileobj=out, mtime=0) as raw:
+        raw.write(json.dumps(obj, separators=(",", ":")).encode("utf-8"))
+
+
 @lru_cache(maxsize=1)
 def load_background() -> Background:
     obj = packaged_json("background.json.gz")
@@ -64,13 +70,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--min-df", type=int, default=2)
     args = parser.parse_args(argv)
     texts = [r.abstract for p in args.paths for r in read_path(p)]
-    extractor = ConceptExtractor.load(background=Background(), n_process=2)
+    extractor = ConceptExtractor.load(background=Background(), n_process=2, trained=False)  # candidates only
     counts: Counter[str] = Counter()
     for keys in extractor.candidate_keys(texts):
         counts.update(keys)
     table = Background(len(texts), {k: c for k, c in counts.items() if c >= args.min_df})
-    with gzip.open(args.output, "wt", encoding="utf-8") as handle:
-        json.dump(table.to_json(), handle, separators=(",", ":"))
+    write_packaged_json(args.output, table.to_json())
     print(f"{len(texts)} documents, {len(table.df)} keys -> {args.output}")
 
 

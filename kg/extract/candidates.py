@@ -15,7 +15,7 @@ from kg.extract.abbreviations import find_abbreviations
 from kg.extract.normalize import display_form, phrase_key, short_core
 from kg.extract.tokens import Tokens
 from kg.extract.vocabulary import Vocabulary, VocabularyEntry
-from kg.extract.wordlists import COMPOUND_SUFFIXES, GENERIC_HEADS, GENERIC_MODIFIERS, NAMING_HEADS
+from kg.extract.wordlists import COMPOUND_SUFFIXES, GENERIC_HEADS, GENERIC_MODIFIERS, UNNAMED_HEADS
 
 __all__ = ["Occurrence", "DocCandidates", "find_candidates", "choose_short"]
 
@@ -199,17 +199,15 @@ def _can_continue(t: Tokens, w: tuple[int, int]) -> bool:
 def _emit_phrase(scan: _Scan, run: list) -> None:
     """A noun-phrase run: the whole phrase, then the shorter phrases nested in it (kind ``sub``).
 
-    The learned ranker decides which of them authors would name: 'dataset distillation'
-    inside 'dataset distillation methods', 'world model', 'diffusion' in 'diffusion models'.
+    The learned ranker decides which of them authors would name: 'dataset distillation' inside
+    'dataset distillation methods', 'weight binarization technique', 'diffusion' in 'diffusion models'.
     """
     t, covered = scan.t, scan.covered
     run = _trim(t, run)
     if not run:
         return
     first, last = run[0][0], run[-1][1]
-    if all(covered[first : last + 1]) or last in scan.modifiers:
-        return
-    if _generic_head(t, run):
+    if all(covered[first : last + 1]) or last in scan.modifiers or _generic_head(t, run):
         return
     if not _emit_span(scan, run, kind="phrase"):
         return
@@ -233,9 +231,10 @@ def _is_head(t: Tokens, run: list) -> bool:
 
 
 def _generic_head(t: Tokens, run: list) -> bool:
-    head = run[-1][1]
-    generic = t.lower[head] in GENERIC_HEADS or t.last[head] in GENERIC_HEADS
-    return generic and (len(run) == 1 or t.last[head] not in NAMING_HEADS)
+    """A generic word alone ('results'), or one that names nothing even when modified ('a first-order
+    concern'); other modified generic heads are left to the ranker ('treatment effect')."""
+    head = {t.lower[run[-1][1]], t.last[run[-1][1]]}
+    return bool(head & UNNAMED_HEADS) or (len(run) == 1 and bool(head & GENERIC_HEADS))
 
 
 def _emit_compound_stems(scan: _Scan, run: list) -> None:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from kg.errors import ExtractionError
-from kg.extract.wordlists import GENERIC_HEADS
+from kg.extract.wordlists import GENERIC_HEADS, NAMING_HEADS
 
 if TYPE_CHECKING:
     from kg.extract.candidates import Occurrence
@@ -57,6 +57,7 @@ FEATURES = (
     "title_rate",
     "corpus_df",
     "log_titled",
+    "naming_head",
 )
 
 
@@ -168,6 +169,7 @@ def features(key: str, s: CandidateStats, *, n_tokens: int, n_title: int, specif
         float("-" in surface),
         float(s.in_title) * min(words, 4) / 4,
         *title,
+        float(head_word(key) in NAMING_HEADS),
     ]
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from importlib import resources
 
-from kg.extract.background import packaged_json
+from kg.extract.background import packaged_json, write_packaged_json
 
 __all__ = ["TitleRates", "count", "load_title_rates", "MIN_DOCS"]
 
@@ -86,9 +86,7 @@ def main(argv: list[str] | None = None) -> None:
         papers = [(r["title"], r["abstract"]) for r in rows if r.get("title") and r.get("abstract")]
     extractor = ConceptExtractor.load(n_process=args.workers, trained=False, title_rates=TitleRates())
     table = count(extractor, papers)
-    # no name or time in the gzip header: one corpus gives one file, byte for byte
-    with open(args.output, "wb") as out, gzip.GzipFile(filename="", mode="wb", fileobj=out, mtime=0) as raw:
-        raw.write(json.dumps(table.to_json(), separators=(",", ":")).encode("utf-8"))
+    write_packaged_json(args.output, table.to_json())
     print(f"{table.n_docs} papers, {len(table.counts)} keys -> {args.output}")
 
 

@@ -1,6 +1,6 @@
 """Word lists the candidate finder and the ranker read: heads and modifiers that make no concept alone."""
 
-__all__ = ["GENERIC_HEADS", "NAMING_HEADS", "COMPOUND_SUFFIXES", "GENERIC_MODIFIERS"]
+__all__ = ["GENERIC_HEADS", "UNNAMED_HEADS", "NAMING_HEADS", "COMPOUND_SUFFIXES", "GENERIC_MODIFIERS"]
 
 # Heads that never make a concept on their own: evaluative or structural nouns
 # ("a first-order concern", "an important role") and compound heads that only
@@ -21,8 +21,21 @@ GENERIC_HEADS = frozenset(
     variant variants design designs tool tools module modules pipeline pipelines scheme schemes
     practice practices practitioner researcher researchers community state-of-the-art""".split()
 )
-# Generic heads that still end a named concept when modified: 'world model', 'recommender system',
-# 'bilevel optimization problem', 'attention mechanism' (but never 'an important role').
+# Generic heads that make no concept even when modified: evaluative and structural nouns ('an important
+# role', 'a first-order concern', 'experimental results'). The other generic heads can end a name
+# ('treatment effect', 'learning rate', 'protein design'); the ranker weighs those.
+UNNAMED_HEADS = frozenset(
+    """concern issue way manner role part aspect kind type sort number lot amount degree extent fact
+    case example instance order end thing point matter variety range deal advantage disadvantage benefit
+    drawback challenge limitation need goal aim purpose interest insight light gain gains improvement
+    improvements success progress effort efforts work works paper papers study studies result results
+    finding findings experiment experiments performance baseline baselines option choice direction
+    question questions idea ideas view perspective version variant variants practitioner researcher
+    researchers community art state-of-the-art""".split()
+)
+assert UNNAMED_HEADS <= GENERIC_HEADS
+# Generic heads that classes of named things end in ('world model', 'recommender system', 'attention
+# mechanism'): a ranker feature of their own, apart from the other generic heads.
 NAMING_HEADS = frozenset(
     """model models method methods algorithm algorithms framework frameworks system systems task tasks
     problem problems process mechanism mechanisms analysis estimation learning""".split()

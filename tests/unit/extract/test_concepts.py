@@ -145,6 +145,22 @@ def test_the_stem_of_a_compound_after_other_words_is_a_candidate(extractor, text
     assert stem in {o.key for o in cands.occurrences}
 
 
+@pytest.mark.parametrize("text, named, unnamed", [
+    # real ICLR 2024 sentences: a modified generic head may end a name, and what it modifies is a candidate too
+    ("To further optimize for optical calculations, we propose a kernel-level weight binarization technique.",
+     {"weight binarization technique", "weight binarization"}, set()),
+    ("Our approach is capable of estimating both spillover effects and treatment effects.",
+     {"spillover effect", "treatment effect"}, {"approach"}),
+    # evaluative and structural heads make no concept, modified or not
+    ("Experimental results show that data mixing plays an important role in a first-order concern.",
+     {"data mixing"}, {"experimental result", "result", "important role", "role", "first-order concern"}),
+])
+def test_a_modified_generic_head_is_a_candidate_unless_it_names_nothing(extractor, text, named, unnamed):
+    [cands] = extractor.candidates([text])
+    found = {o.key for o in cands.occurrences}
+    assert named <= found and not unnamed & found
+
+
 def test_a_narrower_term_keeps_its_own_name_and_links_to_the_broader_one(extractor):
     """Aliases are the same thing in other words; a narrower thing (NeRF in 3D reconstruction) is a concept of its own."""
     [found] = extractor.extract([DocumentInput("Neural radiance fields (NeRF) reconstruct scenes. We speed up NeRF training.")])

@@ -26,10 +26,11 @@ def test_a_model_for_other_features_is_refused(tmp_path):
     path.write_text(json.dumps({"version": 1, "features": ["tf"], "mean": [0], "scale": [1], "coef": [1], "intercept": 0, "prior": {}}))
     with pytest.raises(ExtractionError, match="retrain"):
         load_ranker(str(path))
-    before = load_ranker().to_json()  # a model from before the title rates: 22 features
-    path.write_text(json.dumps(before | {"features": before["features"][:22], "coef": before["coef"][:22]}))
-    with pytest.raises(ExtractionError, match="retrain"):
-        load_ranker(str(path))
+    before = load_ranker().to_json()
+    for n in (22, 25):  # models from before the title rates, and before the naming heads
+        path.write_text(json.dumps(before | {"features": before["features"][:n], "coef": before["coef"][:n]}))
+        with pytest.raises(ExtractionError, match="retrain"):
+            load_ranker(str(path))
 
 
 def test_scores_are_the_logistic_of_the_standardised_features():
@@ -45,10 +46,13 @@ def test_features_read_position_title_and_prior():
     s = CandidateStats(tf=2, first=1, last=30, kind="phrase", surface="world model", in_title=True, in_body=True)
     x = dict(zip(FEATURES, features("world model", s, n_tokens=100, n_title=8, specificity=0.6, df_ratio=0.01,
                                      prior=(3, 5), head_prior=(10, 100))))
-    assert x["in_title"] == 1.0 and x["words_2"] == 1.0 and x["generic_head"] == 1.0
+    assert x["in_title"] == 1.0 and x["words_2"] == 1.0 and x["generic_head"] == 1.0 and x["naming_head"] == 1.0
     assert x["prior"] == 3 / 7 and x["unseen"] == 0.0
     assert x["first_position"] == 0.0  # seen in the title: first in the body is not asked
     assert (x["title_rate"], x["corpus_df"], x["log_titled"]) == (0.0, 0.0, 0.0)  # no title counts given
+    effect = dict(zip(FEATURES, features("treatment effect", s, n_tokens=100, n_title=8, specificity=0.6, df_ratio=0.01,
+                                         prior=None, head_prior=None)))
+    assert effect["generic_head"] == 1.0 and effect["naming_head"] == 0.0  # a generic head, but no class of named things
 
 
 def test_a_prior_the_authors_agree_with_raises_the_score():
