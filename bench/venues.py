@@ -14,7 +14,6 @@ title of the scale corpus, the left-out venue's included, as it does for the wit
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 from pathlib import Path
 
@@ -25,11 +24,6 @@ from kg.extract.pipeline import ConceptExtractor, DocumentInput
 from kg.extract.title_rates import TitleRates
 
 VENUES = ("COLM 2024", "CoRL 2024")
-
-
-def venue_of(data: Path) -> dict[str, str]:
-    with gzip.open(data / "papers-paperlists.jsonl.gz", "rt", encoding="utf-8") as handle:
-        return {row["id"]: row["venue"] for row in map(json.loads, handle)}
 
 
 def kg_found(papers: list[train.TrainingPaper], docs: list[dict], title_rates: TitleRates | None) -> list[list[str]]:
@@ -54,11 +48,10 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     papers = list(train.read_training_papers(args.data, list(train.SOURCES)))
-    venues = venue_of(args.data)
     results = {}
     for held in args.venues:
-        kept = [p for p in papers if venues.get(p.id) != held]
-        docs = [{"title": p.title, "text": p.abstract, "keywords": list(p.keywords)} for p in papers if venues.get(p.id) == held]
+        kept = [p for p in papers if p.venue != held]
+        docs = [{"title": p.title, "text": p.abstract, "keywords": list(p.keywords)} for p in papers if p.venue == held]
         if not docs:
             raise SystemExit(f"{held}: no papers with author keywords in {args.data}")
         results[held] = {"papers": len(docs), "training_papers": len(kept)} | {

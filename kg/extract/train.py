@@ -50,6 +50,7 @@ class TrainingPaper:
     title: str
     abstract: str
     keywords: tuple[str, ...]
+    venue: str = ""
 
 
 def read_training_papers(data: Path, sources: list[str]) -> Iterator[TrainingPaper]:
@@ -64,7 +65,8 @@ def read_training_papers(data: Path, sources: list[str]) -> Iterator[TrainingPap
                 if venues is not None and row.get("venue") not in venues:
                     continue
                 if row.get("abstract") and row.get("keywords"):
-                    yield TrainingPaper(row["id"], row.get("title") or "", row["abstract"], tuple(row["keywords"]))
+                    yield TrainingPaper(row["id"], row.get("title") or "", row["abstract"], tuple(row["keywords"]),
+                                        row.get("venue") or "")
 
 
 def _fold(paper_id: str) -> int:

@@ -33,7 +33,6 @@ UNNAMED_HEADS = frozenset(
     question questions idea ideas view perspective version variant variants practitioner researcher
     researchers community art state-of-the-art""".split()
 )
-assert UNNAMED_HEADS <= GENERIC_HEADS
 # Generic heads that classes of named things end in ('world model', 'recommender system', 'attention
 # mechanism'): a ranker feature of their own, apart from the other generic heads.
 NAMING_HEADS = frozenset(

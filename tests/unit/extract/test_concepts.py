@@ -161,6 +161,12 @@ def test_a_modified_generic_head_is_a_candidate_unless_it_names_nothing(extracto
     assert named <= found and not unnamed & found
 
 
+def test_heads_that_name_nothing_are_generic_heads():
+    from kg.extract.wordlists import GENERIC_HEADS, UNNAMED_HEADS
+
+    assert UNNAMED_HEADS <= GENERIC_HEADS
+
+
 def test_a_narrower_term_keeps_its_own_name_and_links_to_the_broader_one(extractor):
     """Aliases are the same thing in other words; a narrower thing (NeRF in 3D reconstruction) is a concept of its own."""
     [found] = extractor.extract([DocumentInput("Neural radiance fields (NeRF) reconstruct scenes. We speed up NeRF training.")])
