@@ -140,6 +140,7 @@ def features(key: str, s: CandidateStats, *, n_tokens: int, n_title: int, specif
              title: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> list[float]:
     """The feature vector of one candidate, in ``FEATURES`` order."""
     words = key.count(" ") + 1
+    head = head_word(key)
     body = max(n_tokens - n_title, 1)
     first_body = max(s.first - n_title, 0) if s.in_body else body
     kw, seen = prior if prior else (0, 0)
@@ -158,7 +159,7 @@ def features(key: str, s: CandidateStats, *, n_tokens: int, n_title: int, specif
         float(s.entry is not None),
         float(s.kind == "abbreviation"),
         float(s.kind == "sub"),
-        float(head_word(key) in GENERIC_HEADS),
+        float(head in GENERIC_HEADS),
         specificity,
         min(df_ratio * 10, 1.0),
         kw / (seen + 2),
@@ -169,7 +170,7 @@ def features(key: str, s: CandidateStats, *, n_tokens: int, n_title: int, specif
         float("-" in surface),
         float(s.in_title) * min(words, 4) / 4,
         *title,
-        float(head_word(key) in NAMING_HEADS),
+        float(head in NAMING_HEADS),
     ]
 
 

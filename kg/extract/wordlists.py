@@ -2,28 +2,9 @@
 
 __all__ = ["GENERIC_HEADS", "UNNAMED_HEADS", "NAMING_HEADS", "COMPOUND_SUFFIXES", "GENERIC_MODIFIERS"]
 
-# Heads that never make a concept on their own: evaluative or structural nouns
-# ("a first-order concern", "an important role") and compound heads that only
-# make adjectives ("first-order", "state-of-the-art", "real-time").
-GENERIC_HEADS = frozenset(
-    """concern issue way manner role part aspect kind type sort number lot amount degree extent fact
-    case example instance order art time end level scale shot step stage term thing point matter
-    variety range set series class family line body host piece deal advantage disadvantage benefit
-    drawback challenge limitation need goal aim purpose attention interest insight light gain gains
-    improvement improvements success progress effort efforts work works paper papers study studies
-    result results finding findings experiment experiments evaluation evaluations analysis analyses
-    method methods approach approaches technique techniques model models framework frameworks
-    algorithm algorithms performance problem problems task tasks setting settings option choice
-    baseline baselines art field area domain direction question questions idea ideas view perspective
-    context scenario scenarios application applications use usage impact effect effects property
-    properties behavior value values quality state cost costs rate factor factors component components
-    solution solutions strategy strategies mechanism mechanisms procedure process system systems version
-    variant variants design designs tool tools module modules pipeline pipelines scheme schemes
-    practice practices practitioner researcher researchers community state-of-the-art""".split()
-)
-# Generic heads that make no concept even when modified: evaluative and structural nouns ('an important
-# role', 'a first-order concern', 'experimental results'). The other generic heads can end a name
-# ('treatment effect', 'learning rate', 'protein design'); the ranker weighs those.
+# Heads that make no concept even when modified: evaluative and structural nouns ('an important role',
+# 'a first-order concern', 'experimental results'), and compound heads that only make adjectives
+# ('state-of-the-art').
 UNNAMED_HEADS = frozenset(
     """concern issue way manner role part aspect kind type sort number lot amount degree extent fact
     case example instance order end thing point matter variety range deal advantage disadvantage benefit
@@ -32,6 +13,18 @@ UNNAMED_HEADS = frozenset(
     finding findings experiment experiments performance baseline baselines option choice direction
     question questions idea ideas view perspective version variant variants practitioner researcher
     researchers community art state-of-the-art""".split()
+)
+# Heads that make no concept on their own: the unnamed ones, and these, which can end a name when
+# modified ('treatment effect', 'learning rate', 'protein design'); the ranker weighs those.
+GENERIC_HEADS = UNNAMED_HEADS | frozenset(
+    """time level scale shot step stage term set series class family line body host piece attention
+    evaluation evaluations analysis analyses method methods approach approaches technique techniques
+    model models framework frameworks algorithm algorithms problem problems task tasks setting settings
+    field area domain context scenario scenarios application applications use usage impact effect
+    effects property properties behavior value values quality state cost costs rate factor factors
+    component components solution solutions strategy strategies mechanism mechanisms procedure process
+    system systems design designs tool tools module modules pipeline pipelines scheme schemes practice
+    practices""".split()
 )
 # Generic heads that classes of named things end in ('world model', 'recommender system', 'attention
 # mechanism'): a ranker feature of their own, apart from the other generic heads.
