@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from spacy.tokens import Doc
 
 from kg.extract.abbreviations import find_abbreviations
-from kg.extract.normalize import display_form, phrase_key, short_core
+from kg.extract.normalize import display_form, is_formula, phrase_key, short_core
 from kg.extract.tokens import Tokens
-from kg.extract.vocabulary import Vocabulary, VocabularyEntry
+from kg.extract.vocabulary import Vocabulary, VocabularyEntry, choose_short
 from kg.extract.wordlists import COMPOUND_SUFFIXES, GENERIC_HEADS, GENERIC_MODIFIERS, UNNAMED_HEADS
 
-__all__ = ["Occurrence", "DocCandidates", "find_candidates", "choose_short"]
+__all__ = ["Occurrence", "DocCandidates", "find_candidates"]
 
 _NOUNS = {"NOUN", "PROPN"}
 _MODIFIER_POS = {"NOUN", "PROPN", "ADJ"}
@@ -43,23 +43,9 @@ class DocCandidates:
 
 
 def _noun_after_parenthesis(span) -> str | None:
-    toks = list(span[:4])
+    toks = list(span[:4])  # 'Kullback-Leibler (KL) divergence': the noun after the parenthesis completes the term
     close = next((i for i, t in enumerate(toks) if t.text == ")"), None)
     return toks[close + 1].text if close is not None and close + 1 < len(toks) and toks[close + 1].pos_ in _NOUNS else None
-
-
-def choose_short(entries: list[VocabularyEntry], text_lower: str) -> VocabularyEntry | None:
-    """Pick the vocabulary sense of a short form, by its context words in the document."""
-    best, best_hits = None, 0
-    for entry in entries:
-        if not entry.context:
-            if len(entries) == 1:
-                return entry
-            continue
-        hits = sum(1 for c in entry.context if c in text_lower)
-        if hits > best_hits:
-            best, best_hits = entry, hits
-    return best
 
 
 @dataclass(slots=True)
@@ -81,8 +67,7 @@ class _Scan:
 def find_candidates(doc: Doc, vocab: Vocabulary) -> DocCandidates:
     """Every concept occurrence in a tagged abstract, in four stages over one shared scan."""
     t = Tokens(doc)
-    text = t.span_text(0, len(t.text) - 1) + (t.ws[-1] if t.ws else "") if t.text else ""
-    scan = _Scan(doc, t, vocab, DocCandidates(n_tokens=len(doc)), text, [False] * len(doc))
+    scan = _Scan(doc, t, vocab, DocCandidates(n_tokens=len(doc)), doc.text, [False] * len(doc))
     _definitions(scan)
     _vocabulary_terms(scan)
     _short_forms(scan)
@@ -97,7 +82,6 @@ def _definitions(scan: _Scan) -> None:
         long_key = phrase_key(abbr.long)
         entry = vocab.lookup(long_key)
         if entry is None:
-            # 'Kullback-Leibler (KL) divergence': the noun after the parenthesis completes the term.
             after = doc.char_span(abbr.end, len(text), alignment_mode="expand")
             nxt = _noun_after_parenthesis(after) if after is not None else None
             if nxt is not None:
@@ -142,8 +126,7 @@ def _vocabulary_terms(scan: _Scan) -> None:
                 first, last = words[i][0], words[i + n - 1][1]
                 if any(covered[first : last + 1]):
                     continue
-                parts = [p for w in words[i : i + n - 1] for p in t.key_parts(w, final=False)]
-                parts += t.key_parts(words[i + n - 1], final=True)
+                parts = [p for w in words[i : i + n - 1] for p in t.key_parts(w, final=False)] + t.key_parts(words[i + n - 1], final=True)
                 entry = vocab.lookup(" ".join(p for p in parts if p))
                 if entry is not None:
                     scan.out.occurrences.append(Occurrence(entry.key, t.span_text(first, last), first, "vocabulary", entry))
@@ -190,7 +173,7 @@ def _can_continue(t: Tokens, w: tuple[int, int]) -> bool:
     head = w[1]
     if w[0] == head and t.stop[head]:
         return False
-    if t.pos[head] in _MODIFIER_POS or (w[0] != head and t.lower[head] in COMPOUND_SUFFIXES):
+    if t.pos[head] in _MODIFIER_POS or (w[0] != head and t.lower[head] in COMPOUND_SUFFIXES) or _coordinated(t, w):
         return True
     # 'constrained optimization'; 'time series forecasting', 'catastrophic forgetting' (trimmed unless it ends a phrase)
     return t.tag[head] in ("VBN", "VBG") and w[0] == head
@@ -203,13 +186,16 @@ def _emit_phrase(scan: _Scan, run: list) -> None:
     'dataset distillation methods', 'weight binarization technique', 'diffusion' in 'diffusion models'.
     """
     t, covered = scan.t, scan.covered
+    lead = run[0] if len(run) > 1 and _participle_lead(t, run[0]) else None
     run = _trim(t, run)
     if not run:
         return
     first, last = run[0][0], run[-1][1]
-    if all(covered[first : last + 1]) or last in scan.modifiers or _generic_head(t, run):
+    if last in scan.modifiers or _generic_head(t, run):
         return
-    if not _emit_span(scan, run, kind="phrase"):
+    if lead is not None and first == lead[1] + 1 and len(run) < _MAX_WORDS and not covered[lead[0]]:
+        _emit_span(scan, [lead, *run], kind="sub")  # 'constrained optimization': the ranker decides
+    if all(covered[first : last + 1]) or not _emit_span(scan, run, kind="phrase"):
         return
     _emit_compound_stems(scan, run)
     n = len(run)
@@ -222,12 +208,22 @@ def _emit_phrase(scan: _Scan, run: list) -> None:
                 _emit_span(scan, sub, kind="sub")
 
 
+def _participle_lead(t: Tokens, w: tuple[int, int]) -> bool:
+    """A past participle that may be part of a name ('compressed sensing'); -ing words that lead a phrase
+    are mostly verbs of a clause ('improving generalization'), so they are trimmed alone."""
+    return w[0] == w[1] and t.tag[w[0]] == "VBN" and not t.stop[w[0]] and t.lower[w[0]] not in GENERIC_MODIFIERS
+
+
 def _is_head(t: Tokens, run: list) -> bool:
     """A phrase ends in a noun, or in an -ing noun after a modifier ('adversarial training')."""
     head = run[-1][1]
-    if t.pos[head] in _NOUNS:
+    if t.pos[head] in _NOUNS or _coordinated(t, run[-1]):
         return True
     return len(run) > 1 and t.tag[head] == "VBG" and t.pos[run[-2][1]] in _MODIFIER_POS
+
+
+def _coordinated(t: Tokens, w: tuple[int, int]) -> bool:  # 'branch-and-bound' names a thing, however tagged
+    return w[1] - w[0] >= 4 and any(t.lower[i] in ("and", "or") for i in range(w[0] + 1, w[1]))
 
 
 def _generic_head(t: Tokens, run: list) -> bool:
@@ -277,9 +273,9 @@ def _emit_span(scan: _Scan, run: list, *, kind: str) -> bool:
     t, expand, out = scan.t, scan.expand, scan.out
     first, last = run[0][0], run[-1][1]
     key = phrase_key([w for i in range(first, last + 1) if not t.infix[i] for w in (expand[i].split() if i in expand else [t.text[i]])])
-    if " et al" in f" {key}" or not key or not any(c.isalpha() for c in key) or len(key) < 2:
-        return False
     surface = t.span_text(first, last)
+    if " et al" in f" {key}" or not key or not any(c.isalpha() for c in key) or len(key) < 2 or is_formula(surface):
+        return False
     if first == last and _looks_like_short(surface) and first not in expand:
         if kind == "phrase":
             out.undefined_shorts.append(Occurrence(key, surface, first, "short"))

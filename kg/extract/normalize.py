@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-__all__ = ["word_norm", "phrase_key", "split_words", "display_form"]
+__all__ = ["word_norm", "phrase_key", "split_words", "display_form", "is_formula"]
 
 _US_SPELLING = {
     "modelling": "modeling", "modelled": "modeled", "labelling": "labeling", "labelled": "labeled",
@@ -83,6 +83,15 @@ def phrase_key(words: list[str] | str) -> str:
     if not words:
         return ""
     return " ".join([word_norm(w) for w in words[:-1]] + [word_norm(words[-1], last=True)])
+
+
+def is_formula(surface: str) -> bool:
+    """A formula written out without ``$...$`` names no concept: unbalanced brackets, operators.
+
+    >>> [is_formula(s) for s in ("o(log m", "p(y|x)", "a-b)^2", "SO(3)", "GPT-4V(ision)")]
+    [True, True, True, False, False]
+    """
+    return surface.count("(") != surface.count(")") or any(c in surface for c in "^=|\\<>")
 
 
 def display_form(surface: str) -> str:

@@ -12,12 +12,12 @@ from kg.errors import ExtractionError
 from kg.extract.background import Background, load_background
 from kg.extract.title_rates import TitleRates, load_title_rates
 from kg.extract.ranker import CandidateStats, Ranker, candidate_stats, features, head_word, load_ranker
-from kg.extract.candidates import DocCandidates, Occurrence, choose_short
+from kg.extract.candidates import DocCandidates, Occurrence
 from kg.extract.component import candidates_data, from_plain
 from kg.extract.nlp import MODEL_NAMES, load_nlp
 from kg.extract.normalize import display_form, phrase_key, short_core
 from kg.extract.text import clean_markup
-from kg.extract.vocabulary import Vocabulary, VocabularyEntry, load_vocabulary
+from kg.extract.vocabulary import Vocabulary, VocabularyEntry, choose_short, load_vocabulary
 
 __all__ = ["DocumentInput", "ExtractedConcept", "ConceptExtractor", "load_nlp", "MODEL_NAMES", "document_text"]
 

@@ -23,14 +23,14 @@ class Tokens:
         # One array read instead of a Token object per token and attribute.
         strings = doc.vocab.strings
         rows = doc.to_array([ORTH, LOWER, TAG, POS, IS_STOP, LIKE_NUM, IS_PUNCT, IS_SPACE, SPACY]).tolist()
-        self.text = [strings[r[0]] for r in rows]
-        self.lower = [strings[r[1]] for r in rows]
+        self.ws = [" " if r[8] else "" for r in rows]
+        self.text = _tidy([strings[r[0]] for r in rows], self.ws)
+        self.lower = [w.lower() for w in self.text]
         self.tag = [strings[r[2]] for r in rows]
         self.pos = [_POS_NAMES.get(r[3], "") for r in rows]
         self.stop = [bool(r[4]) for r in rows]
         self.num = [bool(r[5]) for r in rows]
         self.punct = [bool(r[6] or r[7]) for r in rows]
-        self.ws = [" " if r[8] else "" for r in rows]
         n = len(self.text)
         self.infix = [
             self.text[i] in _HYPHENS and 0 < i < n - 1 and self.ws[i - 1] == "" and self.ws[i] == "" and not self.punct[i + 1]
@@ -71,6 +71,26 @@ class Tokens:
         if not final:
             return [self.norm[i] for i in toks]
         return [self.norm[i] for i in toks[:-1]] + [self.last[toks[-1]]]
+
+
+def _tidy(text: list[str], ws: list[str]) -> list[str]:
+    """Token texts as names read them: 'SO(3' takes back the ')' the tokenizer split off, a suspended
+    hyphen ('passing-'), a sentence's full stop ('MNIST-1D.', 'k.') and an opening quote ('“jointly') come off.
+
+    >>> _tidy(["SO(3", ")", "message", "passing-", "on", "MNIST-1D.", "U.S.", "-", "“jointly"], [""] + [" "] * 8)
+    ['SO(3)', ')', 'message', 'passing', 'on', 'MNIST-1D', 'U.S.', '-', 'jointly']
+    """
+    out = list(text)
+    for i, word in enumerate(text):
+        if word.count("(") > word.count(")") and i + 1 < len(text) and text[i + 1] == ")" and not ws[i]:
+            out[i] = word + ")"
+        elif len(word) > 1 and word[-1] == "-" and word.strip("-"):
+            out[i] = word.rstrip("-")
+        elif len(word) > 1 and word[-1] == "." and word.count(".") == 1:
+            out[i] = word[:-1]
+        if len(out[i]) > 1 and out[i][0] in "‘“":  # an opening quote the tokenizer left on
+            out[i] = out[i][1:]
+    return out
 
 
 def _strip(word: str) -> str:

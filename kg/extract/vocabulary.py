@@ -11,7 +11,7 @@ from pathlib import Path
 from kg.errors import ExtractionError
 from kg.extract.normalize import phrase_key
 
-__all__ = ["VocabularyEntry", "Vocabulary", "load_vocabulary", "is_short_form"]
+__all__ = ["VocabularyEntry", "Vocabulary", "load_vocabulary", "is_short_form", "choose_short"]
 
 
 def is_short_form(text: str) -> bool:
@@ -92,3 +92,17 @@ def load_vocabulary(path: str | None = None) -> Vocabulary:
         resource = resources.files("kg.extract") / "data" / "vocabulary.jsonl"
         return _read(Path(str(resource)), resource.read_text(encoding="utf-8"))
     return _read(Path(path), Path(path).read_text(encoding="utf-8"))
+
+
+def choose_short(entries: list[VocabularyEntry], text_lower: str) -> VocabularyEntry | None:
+    """Pick the vocabulary sense of a short form, by its context words in the document."""
+    best, best_hits = None, 0
+    for entry in entries:
+        if not entry.context:
+            if len(entries) == 1:
+                return entry
+            continue
+        hits = sum(1 for c in entry.context if c in text_lower)
+        if hits > best_hits:
+            best, best_hits = entry, hits
+    return best

@@ -104,12 +104,12 @@ def test_first_order_concepts_are_distinct(gql):
 
 
 def test_first_order_stochastic_dominance_is_a_concept_of_its_own(extractor):
-    """On its seed paper it ranks just below the ten kept (12th); it is still its own concept, not a 'first-order' one."""
+    """On its seed paper it ranks 15th, the last of the fifteen kept; it is its own concept, not a 'first-order' one."""
     from kg.extract.pipeline import ConceptExtractor, DocumentInput
     from kg.readers import read_path
 
     paper = next(r for r in read_path(ROOT / "samples" / "004_2af217a499316a6e.txt") if "dominance" in r.abstract)
-    wide = ConceptExtractor(extractor.nlp, vocabulary=extractor.vocabulary, background=extractor.background, top_n=15)
+    wide = ConceptExtractor(extractor.nlp, vocabulary=extractor.vocabulary, background=extractor.background, top_n=20)
     [found] = wide.extract([DocumentInput(paper.abstract, title=paper.title or "")])
     assert "first order stochastic dominance" in {c.key for c in found}
     assert not {"first order", "stochastic dominance"} & {c.key for c in found}

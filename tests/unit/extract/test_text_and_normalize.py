@@ -63,3 +63,29 @@ def test_schwartz_hearst_definitions(text, pair):
 
 def test_no_definition_from_unrelated_parenthesis():
     assert find_abbreviations("We improve accuracy (by 5 points) on (ImageNet) tasks.") == []
+
+
+def test_markdown_underscore_emphasis_but_not_identifiers():
+    assert clean_markup("We run _projected gradient descent_ on top_k_ scores.") == "We run projected gradient descent on top_k_ scores."
+
+
+def test_optional_parts_in_brackets_are_left_out_and_broken_words_joined():
+    text = "(block-)coordinate descent on (non)linear draft model(s) with a func- tion, pre- and post-training"
+    assert clean_markup(text) == "coordinate descent on linear draft model with a function, pre- and post-training"
+
+
+def test_pdf_glyphs_become_letters_or_go():
+    # NeurIPS 1990s abstracts, as PDF text extraction left them: TeX ligatures, soft hyphens, symbols
+    text = "pattern classi(cid:12)cation with e(cid:11)ective learn(cid:173) ing of piri(cid:173)form cortex, (cid:2) fixed"
+    assert clean_markup(text) == "pattern classification with effective learning of piriform cortex, fixed"
+
+
+def test_mojibake_escapes_and_ties_are_read_as_meant():
+    text = "the person\xe2\x80\x99s state, 65\\% accuracy on \\#2 regression with latent feature models~and e.g.~time"
+    assert clean_markup(text) == "the person’s state, 65% accuracy on #2 regression with latent feature models and e.g. time"
+
+
+def test_numbers_and_nested_commands_in_math_are_kept():
+    # a seed abstract: '$3$-player $\text{\emph{adversarial}}$ team games'
+    text = r"Nash equilibria in $3$-player $\text{\emph{adversarial}}$ team games in $O(n^2)$ time"
+    assert clean_markup(text) == "Nash equilibria in 3-player adversarial team games in time"
