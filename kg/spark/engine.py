@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+import kg.extract
 from kg.config import Settings
 from kg.errors import KGError
 from kg.readers import expand_paths
@@ -28,9 +30,18 @@ class SparkSummary:
 
 
 def _fingerprint(files: list[Path], settings: Settings) -> dict:
-    """What a stage's Parquet copy was computed from: the files (size, time) and the stage settings."""
+    """What a stage's Parquet copy was computed from: the files (size, time), the stage settings and
+    the extraction code and data (a newer kg finds other candidates)."""
     return {"files": [[str(f.resolve()), f.stat().st_size, f.stat().st_mtime_ns] for f in files],
-            "settings": asdict(ChunkSettings.of(settings))}
+            "settings": asdict(ChunkSettings.of(settings)), "extractor": _extractor_digest()}
+
+
+def _extractor_digest() -> str:
+    package = Path(kg.extract.__file__).parent
+    digest = hashlib.sha256()
+    for file in sorted([*package.glob("*.py"), *(f for f in (package / "data").iterdir() if f.is_file())]):
+        digest.update(file.name.encode() + b"\0" + file.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 class _Candidates:
