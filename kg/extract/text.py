@@ -16,7 +16,7 @@ _MD_ITALIC = re.compile(r"(?<![\w*])\*(?=\S)([^*]+?)(?<=\S)\*(?!\w)")
 _MD_ITALIC_UNDERSCORE = re.compile(r"(?<![\w_])_(?=[^\s_])([^_]+?)(?<=[^\s_])_(?![\w_])")
 _MD_CODE = re.compile(r"`([^`]+)`")
 # An optional part in brackets is left out: '(block-)coordinate descent' is coordinate descent,
-# 'model(s)' a model. A word broken at a line end ('look- ahead') is joined; a suspended hyphen
+# 'model(s)' a model. A word broken at a line end ('func- tion') is joined; a suspended hyphen
 # ('pre- and post-training') is not.
 _OPTIONAL_PREFIX = re.compile(r"(?<![\w(])\([A-Za-z]+-?\)(?=[A-Za-z])")
 _OPTIONAL_PLURAL = re.compile(r"(?<=[A-Za-z])\((?:s|es)\)(?!\w)")
@@ -33,11 +33,15 @@ _URL = re.compile(r"https?://\S+|www\.\S+")
 _SPACES = re.compile(r"\s+")
 
 
+def _unwrap_commands(text: str) -> str:
+    """Text commands give their argument, nested ones too: \\textbf{\\emph{x}} -> x."""
+    for _ in range(3):
+        text = _CMD_WITH_ARG.sub(lambda m: m.group(1), text)
+    return text
+
+
 def _math(match: re.Match) -> str:
-    body = next(g for g in match.groups() if g is not None)
-    for _ in range(3):  # nested: $\text{\emph{adversarial}}$
-        body = _CMD_WITH_ARG.sub(lambda m: m.group(1), body)
-    body = body.strip()
+    body = _unwrap_commands(next(g for g in match.groups() if g is not None)).strip()
     # Keep math that is really a word, a name or a number ($\mathtt{Adam}$, $3$); drop formulas,
     # gluing the word around a formula back together (S$H^2$RF -> SRF).
     if _WORD_ONLY.match(body):
@@ -75,8 +79,7 @@ def clean_markup(text: str) -> str:
     text = _MD_LINK.sub(r"\1", text)
     text = _URL.sub(" ", text)
     text = _INLINE_MATH.sub(_math, text)
-    for _ in range(3):  # nested commands: \textbf{\emph{x}}
-        text = _CMD_WITH_ARG.sub(lambda m: m.group(1), text)
+    text = _unwrap_commands(text)
     text = _OTHER_CMD.sub(" ", text)
     text = text.replace("{", "").replace("}", "")
     text = _MD_BOLD.sub(r"\2", text)

@@ -31,7 +31,8 @@ class SparkSummary:
 
 def _fingerprint(files: list[Path], settings: Settings) -> dict:
     """What a stage's Parquet copy was computed from: the files (size, time), the stage settings and
-    the extraction code and data (a newer kg finds other candidates)."""
+    the code and vocabulary that find candidates (a newer kg finds other ones; a retrained ranker
+    ranks the same candidates, so it does not tag again)."""
     return {"files": [[str(f.resolve()), f.stat().st_size, f.stat().st_mtime_ns] for f in files],
             "settings": asdict(ChunkSettings.of(settings)), "extractor": _extractor_digest()}
 
@@ -39,7 +40,7 @@ def _fingerprint(files: list[Path], settings: Settings) -> dict:
 def _extractor_digest() -> str:
     package = Path(kg.extract.__file__).parent
     digest = hashlib.sha256()
-    for file in sorted([*package.glob("*.py"), *(f for f in (package / "data").iterdir() if f.is_file())]):
+    for file in sorted([*package.glob("*.py"), package / "data" / "vocabulary.jsonl"]):
         digest.update(file.name.encode() + b"\0" + file.read_bytes())
     return digest.hexdigest()[:16]
 
