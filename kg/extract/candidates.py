@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from spacy.tokens import Doc
 
 from kg.extract.abbreviations import find_abbreviations
-from kg.extract.normalize import display_form, is_formula, phrase_key, short_core
+from kg.extract.normalize import display_form, is_formula, looks_like_short, phrase_key, short_core
 from kg.extract.tokens import Tokens
 from kg.extract.vocabulary import Vocabulary, VocabularyEntry, choose_short
 from kg.extract.wordlists import COMPOUND_SUFFIXES, GENERIC_HEADS, GENERIC_MODIFIERS, UNNAMED_HEADS
@@ -175,6 +175,8 @@ def _can_continue(t: Tokens, w: tuple[int, int]) -> bool:
         return False
     if t.pos[head] in _MODIFIER_POS or (w[0] != head and t.lower[head] in COMPOUND_SUFFIXES) or _coordinated(t, w):
         return True
+    if _participle_compound(t, w):  # 'message-passing operations', 'hand-crafted features'
+        return True
     # 'constrained optimization'; 'time series forecasting', 'catastrophic forgetting' (trimmed unless it ends a phrase)
     return t.tag[head] in ("VBN", "VBG") and w[0] == head
 
@@ -217,9 +219,16 @@ def _participle_lead(t: Tokens, w: tuple[int, int]) -> bool:
 def _is_head(t: Tokens, run: list) -> bool:
     """A phrase ends in a noun, or in an -ing noun after a modifier ('adversarial training')."""
     head = run[-1][1]
-    if t.pos[head] in _NOUNS or _coordinated(t, run[-1]):
-        return True
+    if t.pos[head] in _NOUNS or _coordinated(t, run[-1]) or (t.tag[head] == "VBG" and _participle_compound(t, run[-1], _NOUNS)):
+        return True  # ...or an -ing noun after a modifier inside a word ('message-passing', 'decision-making')
     return len(run) > 1 and t.tag[head] == "VBG" and t.pos[run[-2][1]] in _MODIFIER_POS
+
+
+def _participle_compound(t: Tokens, w: tuple[int, int], before=_MODIFIER_POS) -> bool:
+    """A hyphenated word whose last piece is a participle after a noun or adjective: a modifier of the
+    phrase it leads ('hand-crafted features'), or, after a noun, an -ing noun itself ('decision-making')."""
+    head = w[1]
+    return head - w[0] >= 2 and t.tag[head] in ("VBG", "VBN") and t.infix[head - 1] and t.pos[head - 2] in before
 
 
 def _coordinated(t: Tokens, w: tuple[int, int]) -> bool:  # 'branch-and-bound' names a thing, however tagged
@@ -276,7 +285,7 @@ def _emit_span(scan: _Scan, run: list, *, kind: str) -> bool:
     surface = t.span_text(first, last)
     if " et al" in f" {key}" or not key or not any(c.isalpha() for c in key) or len(key) < 2 or is_formula(surface):
         return False
-    if first == last and _looks_like_short(surface) and first not in expand:
+    if first == last and looks_like_short(surface) and first not in expand:
         if kind == "phrase":
             out.undefined_shorts.append(Occurrence(key, surface, first, "short"))
         return kind == "phrase"
@@ -288,8 +297,3 @@ def _emit_span(scan: _Scan, run: list, *, kind: str) -> bool:
         return True
     out.occurrences.append(Occurrence(key, display_form(surface) if first not in expand else surface, first, kind))
     return True
-
-
-def _looks_like_short(surface: str) -> bool:
-    core = short_core(surface)
-    return 2 <= len(core) <= 8 and sum(c.isupper() for c in core) >= 2 and core.isalnum()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-__all__ = ["word_norm", "phrase_key", "split_words", "display_form", "is_formula"]
+__all__ = ["word_norm", "phrase_key", "split_words", "display_form", "is_formula", "looks_like_short"]
 
 _US_SPELLING = {
     "modelling": "modeling", "modelled": "modeled", "labelling": "labeling", "labelled": "labeled",
@@ -59,6 +59,16 @@ def short_core(surface: str) -> str:
     ['LLM', 'SAM', 'GAN']
     """
     return surface[:-1] if surface.endswith("s") else surface
+
+
+def looks_like_short(surface: str) -> bool:
+    """An undefined short form: 2-8 letters or digits, two of them capitals ('LLMs', 'GPT4', not 'Adam').
+
+    >>> [looks_like_short(s) for s in ["LLMs", "GPT4", "Adam", "SO(3)"]]
+    [True, True, False, False]
+    """
+    core = short_core(surface)
+    return 2 <= len(core) <= 8 and sum(c.isupper() for c in core) >= 2 and core.isalnum()
 
 
 def split_words(text: str) -> list[str]:
