@@ -204,7 +204,7 @@ def _emit_phrase(scan: _Scan, run: list) -> None:
     for size in range(n - 1, 0, -1):
         for start in range(0, n - size + 1):
             sub = run[start : start + size]
-            if not _is_head(t, sub) or (start > 0 and _weak_start(t, sub[0])) or _generic_head(t, sub):
+            if not _is_head(t, sub, final=start + size == n) or (start > 0 and _weak_start(t, sub[0])) or _generic_head(t, sub):
                 continue
             if not all(covered[sub[0][0] : sub[-1][1] + 1]):
                 _emit_span(scan, sub, kind="sub")
@@ -216,11 +216,12 @@ def _participle_lead(t: Tokens, w: tuple[int, int]) -> bool:
     return w[0] == w[1] and t.tag[w[0]] == "VBN" and not t.stop[w[0]] and t.lower[w[0]] not in GENERIC_MODIFIERS
 
 
-def _is_head(t: Tokens, run: list) -> bool:
-    """A phrase ends in a noun, or in an -ing noun after a modifier ('adversarial training')."""
+def _is_head(t: Tokens, run: list, *, final: bool = True) -> bool:
+    """A phrase ends in a noun, or in an -ing noun after a modifier ('adversarial training'), also inside
+    a word ('decision-making') where nothing follows it (before a noun it modifies: 'self-driving cars')."""
     head = run[-1][1]
-    if t.pos[head] in _NOUNS or _coordinated(t, run[-1]) or (t.tag[head] == "VBG" and _participle_compound(t, run[-1], _NOUNS)):
-        return True  # ...or an -ing noun after a modifier inside a word ('message-passing', 'decision-making')
+    if t.pos[head] in _NOUNS or _coordinated(t, run[-1]) or (final and t.tag[head] == "VBG" and _participle_compound(t, run[-1], _NOUNS)):
+        return True
     return len(run) > 1 and t.tag[head] == "VBG" and t.pos[run[-2][1]] in _MODIFIER_POS
 
 
