@@ -173,9 +173,8 @@ def _can_continue(t: Tokens, w: tuple[int, int]) -> bool:
     head = w[1]
     if w[0] == head and t.stop[head]:
         return False
-    if t.pos[head] in _MODIFIER_POS or (w[0] != head and t.lower[head] in COMPOUND_SUFFIXES) or _coordinated(t, w):
-        return True
-    if _participle_compound(t, w):  # 'message-passing operations', 'hand-crafted features'
+    if t.pos[head] in _MODIFIER_POS or (w[0] != head and t.lower[head] in COMPOUND_SUFFIXES) or _coordinated(t, w) \
+            or _participle_compound(t, w):  # 'message-passing operations', 'hand-crafted features'
         return True
     # 'constrained optimization'; 'time series forecasting', 'catastrophic forgetting' (trimmed unless it ends a phrase)
     return t.tag[head] in ("VBN", "VBG") and w[0] == head
@@ -225,7 +224,7 @@ def _is_head(t: Tokens, run: list, *, final: bool = True) -> bool:
     return len(run) > 1 and t.tag[head] == "VBG" and t.pos[run[-2][1]] in _MODIFIER_POS
 
 
-def _participle_compound(t: Tokens, w: tuple[int, int], before=_MODIFIER_POS) -> bool:
+def _participle_compound(t: Tokens, w: tuple[int, int], before: set[str] = _MODIFIER_POS) -> bool:
     """A hyphenated word whose last piece is a participle after a noun or adjective: a modifier of the
     phrase it leads ('hand-crafted features'), or, after a noun, an -ing noun itself ('decision-making')."""
     head = w[1]
