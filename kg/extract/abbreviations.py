@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Abbreviation", "find_abbreviations"]
+__all__ = ["Abbreviation", "find_abbreviations", "keyword_parts"]
 
 _PAREN = re.compile(r"\(([^()]{1,40})\)")
 _WORD = re.compile(r"\S+")
@@ -99,3 +99,25 @@ def find_abbreviations(text: str) -> list[Abbreviation]:
             continue
         found.append(Abbreviation(inner, long_form, offset + start, offset + start + len(long_form)))
     return found
+
+
+def keyword_parts(keyword: str) -> tuple[str, str | None]:
+    """An author keyword's name, and the short form it defines for that whole name, if any.
+
+    A keyword may end in a full stop, or define its short form the way a text does; the name is
+    what comes before. A short form defined for part of the name is no alias of it.
+
+    >>> [keyword_parts(k) for k in ("Large Language Models (LLMs)", "Zero-Shot.", "Neural Ordinary Differential Equation (ODE)")]
+    [('Large Language Models', 'LLMs'), ('Zero-Shot', None), ('Neural Ordinary Differential Equation', None)]
+    >>> [keyword_parts(k)[0] for k in ("SE(3) equivariance", "i.i.d.")]
+    ['SE(3) equivariance', 'i.i.d.']
+    """
+    name = keyword.strip().rstrip(",;: ")
+    if name.endswith(".") and "." not in name[:-1].rsplit(" ", 1)[-1]:  # not 'i.i.d.'
+        name = name[:-1].rstrip()
+    if name.endswith(")"):
+        for abbr in find_abbreviations(name):
+            head = name[: name.rfind("(")].rstrip()
+            if abbr.end == len(head) and name.endswith(f"({abbr.short})"):
+                return head, abbr.short if abbr.start == 0 else None
+    return name, None

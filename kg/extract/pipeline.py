@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from kg.errors import ExtractionError
+from kg.extract.abbreviations import keyword_parts
 from kg.extract.background import Background, load_background
 from kg.extract.title_rates import TitleRates, load_title_rates
 from kg.extract.ranker import CandidateStats, Ranker, candidate_stats, features, head_word, load_ranker
@@ -242,9 +243,10 @@ class ConceptExtractor:
         chosen = scored[: self.top_n]
         result: dict[str, ExtractedConcept] = {}
         for keyword in doc.keywords:
-            key, entry = self._keyword_key(keyword, doc.text, cand.definitions)
+            name, short = keyword_parts(keyword)  # 'Large Language Models (LLMs)'
+            key, entry = self._keyword_key(name, doc.text, cand.definitions)
             if key and key not in result:
-                result[key] = self._concept(key, entry, keyword, 1.0, "keyword", short_aliases)
+                result[key] = self._concept(key, entry, name, 1.0, "keyword", short_aliases, short)
         for score, key, s in chosen:
             if key not in result:
                 kind = "vocabulary" if s.entry is not None else ("abbreviation" if s.kind == "abbreviation" else "phrase")
@@ -274,14 +276,14 @@ class ConceptExtractor:
         return (entry.key if entry else key), entry
 
     def _concept(self, key: str, entry: VocabularyEntry | None, name: str, weight: float, source: str,
-                 short_aliases: dict[str, set[str]]) -> ExtractedConcept:
+                 short_aliases: dict[str, set[str]], short: str | None = None) -> ExtractedConcept:
         if entry is not None:
             name = entry.name
             aliases = set(entry.aliases)
         else:
             name = display_form(name) if source == "keyword" else name
             aliases = set()
-        aliases |= short_aliases.get(key, set())
+        aliases |= short_aliases.get(key, set()) | ({short_core(short)} if short else set())
         aliases = {a for a in aliases if a.lower() != name.lower()}
         broader: list[tuple[str, str]] = []
         seen = {key}

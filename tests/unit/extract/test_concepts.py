@@ -75,6 +75,17 @@ def test_author_keywords_are_concepts(extractor):
     assert set(found[:2]) == {"optimal transport", "diffusion model"}
 
 
+def test_a_keyword_defining_its_short_form_or_ending_in_a_stop_is_the_concept_it_names(extractor):
+    # Author keywords as written on ICLR 2024 and CoRL: the same concepts as their plain spellings
+    text = "We study graph neural networks and large language models."
+    [found] = extractor.extract([DocumentInput(text, ("Graph Neural Networks (GNNs)", "Continuous Glucose Monitors (CGM)", "Generative models."))])
+    by_key = {c.key: c for c in found if c.source == "keyword"}
+    assert set(by_key) == {"graph neural network", "continuous glucose monitor", "generative model"}
+    assert "GNN" in by_key["graph neural network"].aliases and "CGM" in by_key["continuous glucose monitor"].aliases
+    assert [c.key for c in extractor.extract([DocumentInput(text, ("Neural Ordinary Differential Equation (ODE)",))])[0]
+            if c.source == "keyword"] == ["neural ordinary differential equation"]  # ODE names only part of it
+
+
 def test_common_words_are_never_key_concepts(extractor, seeded_embedded):
     common = {"method", "model", "result", "results", "approach", "performance", "paper", "data", "task", "problem"}
     page = seeded_embedded.store.find_concepts(None, 0, 10_000)
