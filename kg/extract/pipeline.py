@@ -260,13 +260,14 @@ class ConceptExtractor:
     def _keyword_key(self, keyword: str, text: str, definitions: dict[str, str]) -> tuple[str, VocabularyEntry | None]:
         """A keyword's concept; a short form (SAM) is read the way the paper's own text reads it."""
         short = keyword.strip()
-        if short.isalpha() and short.islower() and len(short) <= 5:
-            short = short.upper()  # author keywords are often lower-cased acronyms: 'sam'
+        if short.isalpha() and short.islower() and len(short) <= 5:  # lower-cased acronyms: 'sam', 'llms'
+            short = short.upper() if not short.endswith("s") else short[:-1].upper() + "s"
         core = short_core(short) if short_core(short).isupper() else short
-        if core in definitions:
-            key = definitions[core]
-            return key, self.vocabulary.entries.get(key)
-        entries = self.vocabulary.by_short.get(short) or self.vocabulary.by_short.get(core)
+        for form in (short, core):
+            if form in definitions:
+                return definitions[form], self.vocabulary.entries.get(definitions[form])
+        by_short = self.vocabulary.by_short
+        entries = by_short.get(short) or by_short.get(core) or by_short.get(short.upper())  # 'rkhs': RKHS
         if entries:
             entry = choose_short(entries, text.lower())
             if entry is not None:

@@ -86,6 +86,12 @@ def test_a_keyword_defining_its_short_form_or_ending_in_a_stop_is_the_concept_it
             if c.source == "keyword"] == ["neural ordinary differential equation"]  # ODE names only part of it
 
 
+def test_a_lower_cased_plural_short_form_keyword_is_its_vocabulary_term(extractor):
+    # 'llms' as an ICLR 2024 keyword was a concept 'llm' of its own, apart from large language model
+    [found] = extractor.extract([DocumentInput("We explain language models by circuits.", ("llms", "rkhs", "sam"))])
+    assert {c.key for c in found if c.source == "keyword"} == {"large language model", "reproducing kernel hilbert space", "sam"}
+
+
 def test_common_words_are_never_key_concepts(extractor, seeded_embedded):
     common = {"method", "model", "result", "results", "approach", "performance", "paper", "data", "task", "problem"}
     page = seeded_embedded.store.find_concepts(None, 0, 10_000)
