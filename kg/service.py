@@ -9,6 +9,7 @@ from pathlib import Path
 
 from kg.config import Settings
 from kg.errors import InvalidArgument
+from kg.extract.abbreviations import keyword_parts
 from kg.extract.normalize import phrase_key
 from kg.cards import Cards
 from kg.graph.identity import author_key
@@ -29,8 +30,10 @@ def concept_lookup_terms(name: str) -> tuple[list[str], list[str]]:
 
     >>> concept_lookup_terms("Xray  Methods")
     (['xray method', 'xray methods'], ['xray methods', 'xray method'])
+    >>> concept_lookup_terms("Large Language Models (LLMs)")[0]  # spelled the way authors write keywords
+    ['large language model', 'large language models']
     """
-    wanted = " ".join(name.lower().split())
+    wanted = " ".join(keyword_parts(name)[0].lower().split())
     key = phrase_key(wanted)
     return list(dict.fromkeys([key, wanted])), list(dict.fromkeys([wanted, key]))
 

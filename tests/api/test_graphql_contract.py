@@ -94,6 +94,8 @@ def test_concept_by_alias_with_papers_and_related(gql):
     assert c["paperCount"] == c["papers"]["totalCount"] == 1
     assert c["broader"] == {"name": "optimization method"}
     assert c["related"] and all(r["sharedPapers"] >= 1 for r in c["related"])
+    spelled = gql('{ concept(name: "Sharpness-Aware Minimization (SAM).") { id } }')["concept"]  # as a keyword is written
+    assert spelled == {"id": c["id"]}
 
 
 def test_first_order_concepts_are_distinct(gql):
