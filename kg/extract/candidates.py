@@ -171,10 +171,10 @@ def _noun_phrases(scan: _Scan) -> None:
 
 def _can_continue(t: Tokens, w: tuple[int, int]) -> bool:
     head = w[1]
-    if w[0] == head and t.stop[head]:
+    if w[0] == head and t.stop[head] and not t.possessive[head]:
         return False
     if t.pos[head] in _MODIFIER_POS or (w[0] != head and t.lower[head] in COMPOUND_SUFFIXES) or _coordinated(t, w) \
-            or _participle_compound(t, w):  # 'message-passing operations', 'hand-crafted features'
+            or _participle_compound(t, w) or t.possessive[head]:  # 'message-passing operations', "Newton's method"
         return True
     # 'constrained optimization'; 'time series forecasting', 'catastrophic forgetting' (trimmed unless it ends a phrase)
     return t.tag[head] in ("VBN", "VBG") and w[0] == head
@@ -262,7 +262,7 @@ def _weak_start(t: Tokens, w: tuple[int, int]) -> bool:
     single = w[0] == w[1]
     return (
         t.span_text(*w).lower() in GENERIC_MODIFIERS
-        or (single and t.tag[w[0]] in {"VBN", "VBG"})
+        or (single and t.tag[w[0]] in {"VBN", "VBG", "POS"})
         or t.num[w[0]]
         or (single and len(t.text[w[0]]) == 1)
     )
@@ -274,7 +274,8 @@ def _trim(t: Tokens, run: list) -> list:
         run = run[1:]
     while run and not _is_head(t, run):
         run = run[:-1]
-    return run[-_MAX_WORDS:]
+    run = run[-_MAX_WORDS:]
+    return run[1:] if run and t.possessive[run[0][0]] else run  # not "'s basic module'
 
 
 def _emit_span(scan: _Scan, run: list, *, kind: str) -> bool:

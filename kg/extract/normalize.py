@@ -24,6 +24,7 @@ _IRREGULAR = {
     "phenomena": "phenomenon", "heuristics": "heuristic", "lemmas": "lemma", "schemas": "schema",
 }
 _WORD_SPLIT = re.compile(r"[\s\-‐‑–—/]+")
+_POSSESSIVE = re.compile(r"['’]s$")
 
 
 @lru_cache(maxsize=200_000)
@@ -85,10 +86,12 @@ def phrase_key(words: list[str] | str) -> str:
     True
     >>> phrase_key("Sharpness-Aware Minimisation")
     'sharpness aware minimization'
+    >>> phrase_key("Newton's Method") == phrase_key(["Newton", "’s", "methods"])
+    True
     """
     if isinstance(words, str):
         words = split_words(words)
-    words = [w.strip("'’\"“”()[]") for w in words]
+    words = [_POSSESSIVE.sub("", w).strip("'’\"“”()[]") for w in words]  # "Newton's method": newton method
     words = [w for w in words if w]
     if not words:
         return ""

@@ -17,7 +17,7 @@ _POS_NAMES = {v: k for k, v in _POS_IDS.items()}
 class Tokens:
     """The token attributes the rules read, copied once out of the Doc (fast to index)."""
 
-    __slots__ = ("text", "lower", "pos", "tag", "stop", "num", "punct", "ws", "infix", "norm", "last")
+    __slots__ = ("text", "lower", "pos", "tag", "stop", "num", "punct", "ws", "infix", "norm", "last", "possessive")
 
     def __init__(self, doc: Doc) -> None:
         # One array read instead of a Token object per token and attribute.
@@ -34,6 +34,13 @@ class Tokens:
         n = len(self.text)
         self.infix = [
             self.text[i] in _HYPHENS and 0 < i < n - 1 and self.ws[i - 1] == "" and self.ws[i] == "" and not self.punct[i + 1]
+            for i in range(n)
+        ]
+        # The 's of a name before a lower-case noun: "Newton's method" (an eponym; the key drops it), not
+        # a title's "Tabletop Robot's Expressivity" or "BERT's interpretation"
+        self.possessive = [
+            self.tag[i] == "POS" and self.pos[i - 1] == "PROPN" and not self.ws[i - 1] and _name_like(self.text[i - 1])
+            and i + 1 < n and self.text[i + 1][:1].islower()
             for i in range(n)
         ]
         self.norm = [word_norm(_strip(w)) for w in self.text]
@@ -95,3 +102,8 @@ def _tidy(text: list[str], ws: list[str]) -> list[str]:
 
 def _strip(word: str) -> str:
     return word.strip("'’\"“”()[]")
+
+
+def _name_like(word: str) -> bool:
+    """Capitalised and not all capitals: 'Newton', 'McDiarmid', not 'BERT'."""
+    return word[:1].isupper() and any(c.islower() for c in word)

@@ -92,6 +92,17 @@ def test_a_lower_cased_plural_short_form_keyword_is_its_vocabulary_term(extracto
     assert {c.key for c in found if c.source == "keyword"} == {"large language model", "reproducing kernel hilbert space", "sam"}
 
 
+def test_an_eponym_is_one_concept_with_its_possessive(extractor):
+    text = ("We analyse Newton's method and Lloyd’s algorithm. By McDiarmid's inequality, the model's loss is bounded "
+            "and BERT's interpretation holds.")
+    [found] = extractor.extract([DocumentInput(text)])
+    assert {"newton method", "lloyd algorithm", "mcdiarmid inequality"} <= {c.key for c in found}
+    assert "newton's method" in {c.name for c in found}
+    assert not {"model loss", "bert interpretation", "s method", "method"} & {c.key for c in found}  # not names
+    [keyword] = extractor.extract([DocumentInput("We study optimization.", ("Newton’s Method",))])[0][:1]
+    assert keyword.key == "newton method"
+
+
 def test_common_words_are_never_key_concepts(extractor, seeded_embedded):
     common = {"method", "model", "result", "results", "approach", "performance", "paper", "data", "task", "problem"}
     page = seeded_embedded.store.find_concepts(None, 0, 10_000)
