@@ -116,8 +116,8 @@ def keyword_parts(keyword: str) -> tuple[str, str | None]:
     if name.endswith(".") and "." not in name[:-1].rsplit(" ", 1)[-1]:  # not 'i.i.d.'
         name = name[:-1].rstrip()
     if name.endswith(")"):
+        head = name[: name.rfind("(")].rstrip()
         for abbr in find_abbreviations(name):
-            head = name[: name.rfind("(")].rstrip()
             if abbr.end == len(head) and name.endswith(f"({abbr.short})"):
                 return head, abbr.short if abbr.start == 0 else None
     return name, None

@@ -243,8 +243,7 @@ class ConceptExtractor:
         chosen = scored[: self.top_n]
         result: dict[str, ExtractedConcept] = {}
         for keyword in doc.keywords:
-            name, short = keyword_parts(keyword)  # 'Large Language Models (LLMs)'
-            key, entry = self._keyword_key(name, doc.text, cand.definitions)
+            key, entry, name, short = self.read_keyword(keyword, doc.text, cand.definitions)
             if key and key not in result:
                 result[key] = self._concept(key, entry, name, 1.0, "keyword", short_aliases, short)
         for score, key, s in chosen:
@@ -257,8 +256,13 @@ class ConceptExtractor:
         ratio = self.background.ratio(key)
         return not (ratio > MAX_DF_RATIO or (ratio > MAX_WORD_DF_RATIO and " " not in key and s.entry is None))
 
+    def read_keyword(self, keyword: str, text: str, definitions: dict[str, str]) -> tuple[str, VocabularyEntry | None, str, str | None]:
+        """A keyword as written ('Large Language Models (LLMs)'): key, vocabulary entry, name, short form."""
+        name, short = keyword_parts(keyword)
+        return (*self._keyword_key(name, text, definitions), name, short)
+
     def _keyword_key(self, keyword: str, text: str, definitions: dict[str, str]) -> tuple[str, VocabularyEntry | None]:
-        """A keyword's concept; a short form (SAM) is read the way the paper's own text reads it."""
+        """A keyword name's concept; a short form (SAM) is read the way the paper's own text reads it."""
         short = keyword.strip()
         if short.isalpha() and short.islower() and len(short) <= 5:  # lower-cased acronyms: 'sam', 'llms'
             short = short.upper() if not short.endswith("s") else short[:-1].upper() + "s"

@@ -28,7 +28,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from kg.extract.abbreviations import keyword_parts
 from kg.extract.pipeline import MAX_DF_RATIO, ConceptExtractor, document_text
 from kg.extract.ranker import candidate_stats
 from kg.extract.ranker import FEATURES, Ranker, head_word, shipped_model_path
@@ -87,7 +86,7 @@ def examples(extractor: ConceptExtractor, papers: list[TrainingPaper], progress=
         n_title = extractor.title_tokens(prefix)
         stats = candidate_stats(extractor.resolve_shorts(cand, batch_defs), n_title)
         stats = {k: s for k, s in stats.items() if extractor.background.ratio(k) <= MAX_DF_RATIO}
-        gold = {extractor._keyword_key(keyword_parts(k)[0], text, cand.definitions)[0] for k in paper.keywords}
+        gold = {extractor.read_keyword(k, text, cand.definitions)[0] for k in paper.keywords}
         out.append((paper.id, stats, cand.n_tokens, n_title, gold))
     return out
 
