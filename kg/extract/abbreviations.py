@@ -35,6 +35,11 @@ def _valid_short(short: str) -> bool:
     return any(c.isupper() for c in short)
 
 
+def _plural_short(short: str) -> bool:
+    """A short form with a plural s that its long form may spell in another word, or not at all."""
+    return short.endswith("s") and sum(c.isupper() for c in short) >= 2
+
+
 def _best_long_form(short: str, candidate: str) -> int | None:
     """Offset in candidate where the long form starts, or None."""
     s = len(short) - 1
@@ -68,6 +73,8 @@ def find_abbreviations(text: str) -> list[Abbreviation]:
     [('SAM', 'Sharpness-Aware Minimization')]
     >>> [(a.short, a.long) for a in find_abbreviations("large language models (LLMs) are big")]
     [('LLMs', 'large language models')]
+    >>> [(a.short, a.long) for a in find_abbreviations("six Degrees of Freedom (DoFs); a Generative Flow Network (GFlowNets)")]
+    [('DoFs', 'Degrees of Freedom'), ('GFlowNets', 'Generative Flow Network')]
     """
     found: list[Abbreviation] = []
     for match in _PAREN.finditer(text):
@@ -90,6 +97,8 @@ def find_abbreviations(text: str) -> list[Abbreviation]:
         offset = window[0].start()
         candidate = before[offset:]
         start = _best_long_form(inner, candidate)
+        if start is None and _plural_short(inner):  # Degrees of Freedom (DoFs), Generative Flow Network (GFlowNets)
+            start = _best_long_form(inner[:-1], candidate)
         if start is None:
             continue
         long_form = candidate[start:].strip(" ,-–")
@@ -111,6 +120,8 @@ def keyword_parts(keyword: str) -> tuple[str, str | None]:
     [('Large Language Models', 'LLMs'), ('Zero-Shot', None), ('Neural Ordinary Differential Equation', None)]
     >>> [keyword_parts(k)[0] for k in ("SE(3) equivariance", "i.i.d.")]
     ['SE(3) equivariance', 'i.i.d.']
+    >>> keyword_parts("Generative Flow Network (GFlowNets)")
+    ('Generative Flow Network', 'GFlowNets')
     """
     name = keyword.strip().rstrip(",;: ")
     if name.endswith(".") and "." not in name[:-1].rsplit(" ", 1)[-1]:  # not 'i.i.d.'

@@ -13,9 +13,9 @@ from spacy.tokens import Doc
 
 from kg.extract.abbreviations import find_abbreviations
 from kg.extract.normalize import display_form, is_formula, looks_like_short, phrase_key, short_core
-from kg.extract.tokens import Tokens
+from kg.extract.tokens import Tokens, noun_after_parenthesis
 from kg.extract.vocabulary import Vocabulary, VocabularyEntry, choose_short
-from kg.extract.wordlists import COMPOUND_SUFFIXES, GENERIC_HEADS, GENERIC_MODIFIERS, UNNAMED_HEADS
+from kg.extract.wordlists import COMPOUND_SUFFIXES, DISCOURSE_HEADS, GENERIC_HEADS, GENERIC_MODIFIERS, UNNAMED_HEADS
 
 __all__ = ["Occurrence", "DocCandidates", "find_candidates"]
 
@@ -40,12 +40,6 @@ class DocCandidates:
     definitions: dict[str, str] = field(default_factory=dict)  # short form -> long-form key
     long_forms: dict[str, str] = field(default_factory=dict)  # long-form key -> surface
     undefined_shorts: list[Occurrence] = field(default_factory=list)
-
-
-def _noun_after_parenthesis(span) -> str | None:
-    toks = list(span[:4])  # 'Kullback-Leibler (KL) divergence': the noun after the parenthesis completes the term
-    close = next((i for i, t in enumerate(toks) if t.text == ")"), None)
-    return toks[close + 1].text if close is not None and close + 1 < len(toks) and toks[close + 1].pos_ in _NOUNS else None
 
 
 @dataclass(slots=True)
@@ -83,7 +77,7 @@ def _definitions(scan: _Scan) -> None:
         entry = vocab.lookup(long_key)
         if entry is None:
             after = doc.char_span(abbr.end, len(text), alignment_mode="expand")
-            nxt = _noun_after_parenthesis(after) if after is not None else None
+            nxt = noun_after_parenthesis(after) if after is not None else None
             if nxt is not None:
                 entry = vocab.lookup(phrase_key(f"{abbr.long} {nxt}"))
         span = doc.char_span(abbr.start, abbr.end, alignment_mode="expand")
@@ -92,13 +86,11 @@ def _definitions(scan: _Scan) -> None:
                 continue
             if span[-1].pos_ not in _NOUNS | {"VERB"} or span[-1].lower_ in GENERIC_HEADS:
                 # A modifier long form (zeroth-order) is no concept; it only expands its short form.
-                for short in {abbr.short, abbr.short.rstrip("s")}:
-                    scan.expand_only[short] = long_key
+                scan.expand_only.update(dict.fromkeys({abbr.short, abbr.short.rstrip("s")}, long_key))
                 continue
             out.long_forms[long_key] = abbr.long
         key = entry.key if entry else long_key
-        for short in {abbr.short, abbr.short.rstrip("s")}:
-            scan.short_to_key[short] = (key, entry)
+        scan.short_to_key.update(dict.fromkeys({abbr.short, abbr.short.rstrip("s")}, (key, entry)))
         out.definitions[abbr.short.rstrip("s")] = key
         if span is not None:
             out.occurrences.append(Occurrence(key, abbr.long, span.start, "vocabulary" if entry else "abbreviation", entry))
@@ -157,8 +149,7 @@ def _short_forms(scan: _Scan) -> None:
 
 def _noun_phrases(scan: _Scan) -> None:
     """4. Noun phrases from part-of-speech runs."""
-    t = scan.t
-    for start, end in t.segments():
+    for start, end in (t := scan.t).segments():
         run: list[tuple[int, int]] = []
         for w in t.words(start, end) + [None]:
             if w is not None and _can_continue(t, w):
@@ -188,11 +179,12 @@ def _emit_phrase(scan: _Scan, run: list) -> None:
     """
     t, covered = scan.t, scan.covered
     lead = run[0] if len(run) > 1 and _participle_lead(t, run[0]) else None
-    run = _trim(t, run)
-    if not run:
+    if not (run := _trim(t, run)):
         return
     first, last = run[0][0], run[-1][1]
     if last in scan.modifiers or _generic_head(t, run):
+        if last not in scan.modifiers and _names_before_discourse_head(t, run):
+            _emit_phrase(scan, run[:-1])
         return
     if lead is not None and first == lead[1] + 1 and len(run) < _MAX_WORDS and not covered[lead[0]]:
         _emit_span(scan, [lead, *run], kind="sub")  # 'constrained optimization': the ranker decides
@@ -240,6 +232,13 @@ def _generic_head(t: Tokens, run: list) -> bool:
     concern'); other modified generic heads are left to the ranker ('treatment effect')."""
     head = {t.lower[run[-1][1]], t.last[run[-1][1]]}
     return bool(head & UNNAMED_HEADS) or (len(run) == 1 and bool(head & GENERIC_HEADS))
+
+
+def _names_before_discourse_head(t: Tokens, run: list) -> bool:
+    """'privacy concerns', 'the Lipschitz neural network way'; a proper noun alone may be a title's adjective."""
+    before = run[-2][1] if len(run) > 1 else -1
+    return before >= 0 and t.last[run[-1][1]] in DISCOURSE_HEADS and (
+        t.tag[before] in ("NN", "NNS") or (len(run) > 2 and t.pos[before] == "PROPN"))
 
 
 def _emit_compound_stems(scan: _Scan, run: list) -> None:

@@ -14,6 +14,10 @@ _US_SPELLING = {
     "travelling": "traveling", "signalling": "signaling", "generalise": "generalize", "optimise": "optimize",
     "minimise": "minimize", "maximise": "maximize", "normalise": "normalize", "regularise": "regularize",
     "tokenise": "tokenize", "summarise": "summarize", "catalogue": "catalog", "fibre": "fiber",
+    "artefact": "artifact", "artefacts": "artifacts", "defence": "defense", "defences": "defenses",
+    "judgement": "judgment", "judgements": "judgments", "analysed": "analyzed", "analysing": "analyzing",
+    "grey": "gray", "greyscale": "grayscale", "favour": "favor", "programme": "program",
+    "adaption": "adaptation", "adaptions": "adaptations",  # a variant spelling, not British
 }
 _ISE = re.compile(r"(optim|minim|maxim|normal|regular|general|token|random|quant|parameter|summar|special|visual|real|organ|character|categor|stabil|personal|vector|discret|linear|local|serial|synchron|initial|util|prior|factor|central|formal|penal)is(e|es|ed|er|ers|ing|ation|ations)$")
 _NO_SINGULAR = ("ss", "us", "is", "ics", "as", "ous", "ys")
@@ -33,8 +37,8 @@ def word_norm(word: str, *, last: bool = False) -> str:
 
     Examples
     --------
-    >>> [word_norm(w, last=True) for w in ["Methods", "LLMs", "optimisation", "bias", "strategies"]]
-    ['method', 'llm', 'optimization', 'bias', 'strategy']
+    >>> [word_norm(w, last=True) for w in ["Methods", "LLMs", "optimisation", "bias", "strategies", "adaption"]]
+    ['method', 'llm', 'optimization', 'bias', 'strategy', 'adaptation']
     """
     if last and len(word) > 2 and word.endswith("s") and word[:-1].isupper():
         return word[:-1].lower()  # LLMs -> llm
@@ -108,7 +112,8 @@ def is_formula(surface: str) -> bool:
 
 
 def display_form(surface: str) -> str:
-    """A readable name: Title-case words lowered, acronyms and MixedCase kept.
+    """A readable name: Title-case words lowered, acronyms and MixedCase kept, and so is the name
+    of an eponym (its possessive before a lower-case word).
 
     Examples
     --------
@@ -116,11 +121,19 @@ def display_form(surface: str) -> str:
     'steering vector decoding'
     >>> display_form("LoRA Adapters")
     'LoRA adapters'
+    >>> [display_form(s) for s in ("Krippendorff’s alpha", "Newton-Euler's equation", "Earth Mover's Distance")]
+    ['Krippendorff’s alpha', "Newton-Euler's equation", "earth mover's distance"]
     """
+    words = surface.strip().split()
     out = []
-    for part in re.split(r"(\s+|-)", surface.strip()):
-        if part[:1].isupper() and part[1:].islower():
-            out.append(part.lower())
-        else:
-            out.append(part)
-    return "".join(out)
+    for i, word in enumerate(words):
+        eponym = _POSSESSIVE.search(word) and i + 1 < len(words) and words[i + 1][:1].islower()
+        out.append(word if eponym else _lower_title_case(word))
+    return " ".join(out)
+
+
+def _lower_title_case(word: str) -> str:
+    """Each Title-case part of a (hyphenated) word lowered."""
+    return "".join(
+        part.lower() if part[:1].isupper() and part[1:].islower() else part for part in re.split(r"(-)", word)
+    )

@@ -8,7 +8,7 @@ from spacy.tokens import Doc
 
 from kg.extract.normalize import word_norm
 
-__all__ = ["Tokens"]
+__all__ = ["Tokens", "noun_after_parenthesis"]
 
 _HYPHENS = {"-", "‐", "‑", "–"}
 _POS_NAMES = {v: k for k, v in _POS_IDS.items()}
@@ -107,3 +107,10 @@ def _strip(word: str) -> str:
 def _name_like(word: str) -> bool:
     """Capitalised and not all capitals: 'Newton', 'McDiarmid', not 'BERT'."""
     return word[:1].isupper() and any(c.islower() for c in word)
+
+
+def noun_after_parenthesis(span) -> str | None:
+    """The noun after a span's closing bracket, which completes a term: 'Kullback-Leibler (KL) divergence'."""
+    toks = list(span[:4])
+    close = next((i for i, t in enumerate(toks) if t.text == ")"), None)
+    return toks[close + 1].text if close is not None and close + 1 < len(toks) and toks[close + 1].pos_ in ("NOUN", "PROPN") else None

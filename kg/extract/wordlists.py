@@ -1,6 +1,6 @@
 """Word lists the candidate finder and the ranker read: heads and modifiers that make no concept alone."""
 
-__all__ = ["GENERIC_HEADS", "UNNAMED_HEADS", "NAMING_HEADS", "COMPOUND_SUFFIXES", "GENERIC_MODIFIERS"]
+__all__ = ["GENERIC_HEADS", "UNNAMED_HEADS", "DISCOURSE_HEADS", "NAMING_HEADS", "COMPOUND_SUFFIXES", "GENERIC_MODIFIERS"]
 
 # Heads that make no concept even when modified: evaluative and structural nouns ('an important role',
 # 'a first-order concern', 'experimental results'), and compound heads that only make adjectives
@@ -13,6 +13,13 @@ UNNAMED_HEADS = frozenset(
     finding findings experiment experiments performance baseline baselines option choice direction
     question questions idea ideas view perspective version variant variants practitioner researcher
     researchers community art state-of-the-art""".split()
+)
+# Unnamed heads that say what is done or thought about a thing, which the words before them name:
+# 'privacy concerns', 'scaling law studies', 'the Lipschitz neural network way' (not 'saddle point').
+DISCOURSE_HEADS = frozenset(
+    """concern issue way manner role aspect effort work paper study result finding experiment performance
+    perspective challenge limitation need goal aim purpose interest insight gain improvement success
+    progress advantage disadvantage benefit drawback community researcher practitioner""".split()
 )
 # Heads that make no concept on their own: the unnamed ones, and these, which can end a name when
 # modified ('treatment effect', 'learning rate', 'protein design'); the ranker weighs those.
