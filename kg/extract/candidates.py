@@ -202,9 +202,10 @@ def _emit_phrase(scan: _Scan, run: list) -> None:
 
 
 def _participle_lead(t: Tokens, w: tuple[int, int]) -> bool:
-    """A past participle that may be part of a name ('compressed sensing'); -ing words that lead a phrase
-    are mostly verbs of a clause ('improving generalization'), so they are trimmed alone."""
-    return w[0] == w[1] and t.tag[w[0]] == "VBN" and not t.stop[w[0]] and t.lower[w[0]] not in GENERIC_MODIFIERS
+    """A past participle that may be part of a name ('compressed sensing'), or an -ing word after an article
+    ('the vanishing gradient'); other leading -ing words are mostly verbs of a clause ('improving generalization')."""
+    return w[0] == w[1] and not t.stop[w[0]] and t.lower[w[0]] not in GENERIC_MODIFIERS and (
+        t.tag[w[0]] == "VBN" or (t.tag[w[0]] == "VBG" and w[0] > 0 and t.tag[w[0] - 1] in ("DT", "PRP$")))
 
 
 def _is_head(t: Tokens, run: list, *, final: bool = True) -> bool:

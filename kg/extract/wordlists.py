@@ -55,5 +55,6 @@ GENERIC_MODIFIERS = frozenset(
     respective corresponding relevant underlying original fixed given arbitrary resulting desired
     flexible seamless severe limited realistic extra relative observed rich richer strict tight explicit
     tractable reliable accurate faithful fast faster slow slower easy hard difficult poor notable considerable
-    appealing attractive desirable favorable consistent systematic careful detailed thorough natural""".split()
+    appealing attractive desirable favorable consistent systematic careful detailed thorough natural
+    following remaining ongoing increasing growing surrounding interesting upcoming""".split()
 )

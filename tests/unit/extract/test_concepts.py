@@ -230,7 +230,10 @@ def test_a_phrase_led_by_a_past_participle_is_a_candidate_beside_the_trimmed_one
     [named] = extractor.candidates(["We analyze repeated games on directed acyclic graphs, improving generalization bounds."])
     keys = {o.key for o in named.occurrences}
     assert {"repeated game", "game", "directed acyclic graph", "acyclic graph", "generalization bound"} <= keys
-    assert "improving generalization bound" not in keys  # an -ing word leading a phrase is mostly a verb
+    assert "improving generalization bound" not in keys  # an -ing word leading a phrase is mostly a verb...
+    [article] = extractor.candidates(["Deep nets suffer from the vanishing gradients of the following layers."])
+    keys = {o.key for o in article.occurrences}
+    assert {"vanishing gradient", "gradient"} <= keys and not {"following layer"} & keys  # ...but not after an article
     [generic] = extractor.candidates(["We evaluate the proposed method on existing benchmarks with given budgets."])
     assert {o.key for o in generic.occurrences} == {"benchmark", "budget"}
 
