@@ -263,14 +263,13 @@ def _weak_start(t: Tokens, w: tuple[int, int]) -> bool:
     return (
         t.span_text(*w).lower() in GENERIC_MODIFIERS
         or (single and t.tag[w[0]] in {"VBN", "VBG", "POS"})
-        or t.num[w[0]]
-        or (single and len(t.text[w[0]]) == 1)
+        or (single and (t.num[w[0]] or len(t.text[w[0]]) == 1))  # not 'zero-shot', 'two-player', '4-bit'
     )
 
 
 def _trim(t: Tokens, run: list) -> list:
     """Drop weak leading words and trailing non-nouns; keep at most the last ``_MAX_WORDS`` words."""
-    while len(run) > 1 and _weak_start(t, run[0]) or (run and t.num[run[0][0]]):
+    while len(run) > 1 and _weak_start(t, run[0]) or (run and t.num[run[0][0]] and run[0][0] == run[0][1]):
         run = run[1:]
     while run and not _is_head(t, run):
         run = run[:-1]
