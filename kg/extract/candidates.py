@@ -29,7 +29,7 @@ class Occurrence:
     key: str
     surface: str
     position: int  # token index in the doc
-    kind: str  # vocabulary | abbreviation | phrase | sub (nested in a longer phrase) | short
+    kind: str  # vocabulary | abbreviation | phrase | sub (nested in a longer phrase) | short | attested (see _participle_lead)
     entry: VocabularyEntry | None = None
 
 
@@ -172,22 +172,20 @@ def _can_continue(t: Tokens, w: tuple[int, int]) -> bool:
 
 
 def _emit_phrase(scan: _Scan, run: list) -> None:
-    """A noun-phrase run: the whole phrase, then the shorter phrases nested in it (kind ``sub``).
-
-    The learned ranker decides which of them authors would name: 'dataset distillation' inside
-    'dataset distillation methods', 'weight binarization technique', 'diffusion' in 'diffusion models'.
-    """
-    t, covered = scan.t, scan.covered
-    lead = run[0] if len(run) > 1 and _participle_lead(t, run[0]) else None
+    """A noun-phrase run: the whole phrase, then the shorter phrases nested in it (kind ``sub``), for the learned
+    ranker to weigh: 'dataset distillation' in 'dataset distillation methods', 'diffusion' in 'diffusion models'."""
+    t, covered, whole = scan.t, scan.covered, run
     if not (run := _trim(t, run)):
         return
+    lead = whole[whole.index(run[0]) - 1] if whole.index(run[0]) else None  # the word trimmed just before it
+    lead_kind = _participle_lead(t, lead) if lead else None
     first, last = run[0][0], run[-1][1]
     if last in scan.modifiers or _generic_head(t, run):
         if last not in scan.modifiers and _names_before_discourse_head(t, run):
             _emit_phrase(scan, run[:-1])
         return
-    if lead is not None and first == lead[1] + 1 and len(run) < _MAX_WORDS and not covered[lead[0]]:
-        _emit_span(scan, [lead, *run], kind="sub")  # 'constrained optimization': the ranker decides
+    if lead_kind and first == lead[1] + 1 and len(run) < _MAX_WORDS and not covered[lead[0]]:
+        _emit_span(scan, [lead, *run], kind=lead_kind)  # 'constrained optimization': the ranker decides
     if all(covered[first : last + 1]) or not _emit_span(scan, run, kind="phrase"):
         return
     _emit_compound_stems(scan, run)
@@ -201,11 +199,13 @@ def _emit_phrase(scan: _Scan, run: list) -> None:
                 _emit_span(scan, sub, kind="sub")
 
 
-def _participle_lead(t: Tokens, w: tuple[int, int]) -> bool:
-    """A past participle that may be part of a name ('compressed sensing'), or an -ing word after an article
-    ('the vanishing gradient'); other leading -ing words are mostly verbs of a clause ('improving generalization')."""
-    return w[0] == w[1] and not t.stop[w[0]] and t.lower[w[0]] not in GENERIC_MODIFIERS and (
-        t.tag[w[0]] == "VBN" or (t.tag[w[0]] == "VBG" and w[0] > 0 and t.tag[w[0] - 1] in ("DT", "PRP$")))
+def _participle_lead(t: Tokens, w: tuple[int, int]) -> str | None:
+    """The kind of candidate a leading participle makes: ``sub`` for a past participle ('compressed sensing') or an
+    -ing word after an article ('the vanishing gradient'); other leading -ing words are mostly a clause's verb
+    ('improving generalization'), so ``attested``: a candidate only if the literature names it elsewhere."""
+    if w[0] != w[1] or t.stop[w[0]] or t.lower[w[0]] in GENERIC_MODIFIERS or t.tag[w[0]] not in ("VBN", "VBG"):
+        return None
+    return "sub" if t.tag[w[0]] == "VBN" or (w[0] > 0 and t.tag[w[0] - 1] in ("DT", "PRP$")) else "attested"
 
 
 def _is_head(t: Tokens, run: list, *, final: bool = True) -> bool:

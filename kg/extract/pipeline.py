@@ -209,7 +209,7 @@ class ConceptExtractor:
 
     def resolve_shorts(self, cand: DocCandidates, batch_defs: dict[str, Counter[str]]) -> list[Occurrence]:
         """The document's occurrences, with undefined short forms read through the batch's definitions."""
-        occurrences: list[Occurrence] = list(cand.occurrences)
+        occurrences: list[Occurrence] = self.title_rates.attested(cand.occurrences)
         for o in cand.undefined_shorts:
             core = short_core(o.surface)
             defs = batch_defs.get(core)

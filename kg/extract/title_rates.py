@@ -15,11 +15,15 @@ from __future__ import annotations
 import gzip
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from importlib import resources
+from typing import TYPE_CHECKING
 
 from kg.extract.background import packaged_json, write_packaged_json
+
+if TYPE_CHECKING:
+    from kg.extract.candidates import Occurrence
 
 __all__ = ["TitleRates", "count", "load_title_rates", "MIN_DOCS"]
 
@@ -43,6 +47,11 @@ class TitleRates:
 
     def to_json(self) -> dict:
         return {"n_docs": self.n_docs, "counts": {k: list(v) for k, v in sorted(self.counts.items())}}
+
+    def attested(self, occurrences: list[Occurrence]) -> list[Occurrence]:
+        """Occurrences with the ``attested`` ones (led by an -ing word that may be a verb: 'vanishing gradients') kept
+        only where the table has their key, a phrase other papers name, and then weighed as nested ones (``sub``)."""
+        return [replace(o, kind="sub") if o.kind == "attested" else o for o in occurrences if o.kind != "attested" or o.key in self.counts]
 
 
 @lru_cache(maxsize=1)
