@@ -73,7 +73,7 @@ def _definitions(scan: _Scan) -> None:
     """1. Abbreviation definitions: the document's own word wins over the vocabulary."""
     out, vocab, doc, text = scan.out, scan.vocab, scan.doc, scan.text
     for abbr in find_abbreviations(text):
-        long_key = phrase_key(abbr.long)
+        long_key, shorts = phrase_key(abbr.long), {abbr.short, abbr.short.rstrip("s")}
         entry = vocab.lookup(long_key)
         if entry is None:
             after = doc.char_span(abbr.end, len(text), alignment_mode="expand")
@@ -86,11 +86,11 @@ def _definitions(scan: _Scan) -> None:
                 continue
             if span[-1].pos_ not in _NOUNS | {"VERB"} or span[-1].lower_ in GENERIC_HEADS:
                 # A modifier long form (zeroth-order) is no concept; it only expands its short form.
-                scan.expand_only.update(dict.fromkeys({abbr.short, abbr.short.rstrip("s")}, long_key))
+                scan.expand_only.update(dict.fromkeys(shorts, long_key))
                 continue
             out.long_forms[long_key] = abbr.long
         key = entry.key if entry else long_key
-        scan.short_to_key.update(dict.fromkeys({abbr.short, abbr.short.rstrip("s")}, (key, entry)))
+        scan.short_to_key.update(dict.fromkeys(shorts, (key, entry)))
         out.definitions[abbr.short.rstrip("s")] = key
         if span is not None:
             out.occurrences.append(Occurrence(key, abbr.long, span.start, "vocabulary" if entry else "abbreviation", entry))
@@ -162,10 +162,12 @@ def _noun_phrases(scan: _Scan) -> None:
 
 def _can_continue(t: Tokens, w: tuple[int, int]) -> bool:
     head = w[1]
-    if w[0] == head and t.stop[head] and not t.possessive[head]:
+    if t.possessive[head]:  # "Newton's method"
+        return True
+    if w[0] == head and t.stop[head]:
         return False
     if t.pos[head] in _MODIFIER_POS or (w[0] != head and t.lower[head] in COMPOUND_SUFFIXES) or _coordinated(t, w) \
-            or _participle_compound(t, w) or t.possessive[head]:  # 'message-passing operations', "Newton's method"
+            or _participle_compound(t, w):  # 'message-passing operations'
         return True
     # 'constrained optimization'; 'time series forecasting', 'catastrophic forgetting' (trimmed unless it ends a phrase)
     return t.tag[head] in ("VBN", "VBG") and w[0] == head
@@ -177,14 +179,16 @@ def _emit_phrase(scan: _Scan, run: list) -> None:
     t, covered, whole = scan.t, scan.covered, run
     if not (run := _trim(t, run)):
         return
-    lead = whole[whole.index(run[0]) - 1] if whole.index(run[0]) else None  # the word trimmed just before it
+    lead = whole[i - 1] if (i := whole.index(run[0])) else None  # the word trimmed just before it
     lead_kind = _participle_lead(t, lead) if lead else None
     first, last = run[0][0], run[-1][1]
-    if last in scan.modifiers or _generic_head(t, run):
-        if last not in scan.modifiers and _names_before_discourse_head(t, run):
+    if last in scan.modifiers:
+        return
+    if _generic_head(t, run):
+        if _names_before_discourse_head(t, run):
             _emit_phrase(scan, run[:-1])
         return
-    if lead_kind and first == lead[1] + 1 and len(run) < _MAX_WORDS and not covered[lead[0]]:
+    if lead_kind and len(run) < _MAX_WORDS and not covered[lead[0]]:
         _emit_span(scan, [lead, *run], kind=lead_kind)  # 'constrained optimization': the ranker decides
     if all(covered[first : last + 1]) or not _emit_span(scan, run, kind="phrase"):
         return
@@ -200,9 +204,8 @@ def _emit_phrase(scan: _Scan, run: list) -> None:
 
 
 def _participle_lead(t: Tokens, w: tuple[int, int]) -> str | None:
-    """The kind of candidate a leading participle makes: ``sub`` for a past participle ('compressed sensing') or an
-    -ing word after an article ('the vanishing gradient'); other leading -ing words are mostly a clause's verb
-    ('improving generalization'), so ``attested``: a candidate only if the literature names it elsewhere."""
+    """``sub`` for a past participle ('compressed sensing') or an -ing word after an article ('the vanishing gradient');
+    other -ing words are mostly a clause's verb ('improving generalization'): ``attested``, if the literature names it."""
     if w[0] != w[1] or t.stop[w[0]] or t.lower[w[0]] in GENERIC_MODIFIERS or t.tag[w[0]] not in ("VBN", "VBG"):
         return None
     return "sub" if t.tag[w[0]] == "VBN" or (w[0] > 0 and t.tag[w[0] - 1] in ("DT", "PRP$")) else "attested"
@@ -237,9 +240,8 @@ def _generic_head(t: Tokens, run: list) -> bool:
 
 def _names_before_discourse_head(t: Tokens, run: list) -> bool:
     """'privacy concerns', 'the Lipschitz neural network way'; a proper noun alone may be a title's adjective."""
-    before = run[-2][1] if len(run) > 1 else -1
-    return before >= 0 and t.last[run[-1][1]] in DISCOURSE_HEADS and (
-        t.tag[before] in ("NN", "NNS") or (len(run) > 2 and t.pos[before] == "PROPN"))
+    before = run[-2][1] if len(run) > 1 and t.last[run[-1][1]] in DISCOURSE_HEADS else None
+    return before is not None and (t.tag[before] in ("NN", "NNS") or (len(run) > 2 and t.pos[before] == "PROPN"))
 
 
 def _emit_compound_stems(scan: _Scan, run: list) -> None:
@@ -262,14 +264,13 @@ def _weak_start(t: Tokens, w: tuple[int, int]) -> bool:
     single = w[0] == w[1]
     return (
         t.span_text(*w).lower() in GENERIC_MODIFIERS
-        or (single and t.tag[w[0]] in {"VBN", "VBG", "POS"})
-        or (single and (t.num[w[0]] or len(t.text[w[0]]) == 1))  # not 'zero-shot', 'two-player', '4-bit'
+        or (single and (t.tag[w[0]] in {"VBN", "VBG", "POS"} or t.num[w[0]] or len(t.text[w[0]]) == 1))  # not 'zero-shot'
     )
 
 
 def _trim(t: Tokens, run: list) -> list:
     """Drop weak leading words and trailing non-nouns; keep at most the last ``_MAX_WORDS`` words."""
-    while len(run) > 1 and _weak_start(t, run[0]) or (run and t.num[run[0][0]] and run[0][0] == run[0][1]):
+    while run and _weak_start(t, run[0]) and (len(run) > 1 or t.num[run[0][0]]):  # a lone number goes too
         run = run[1:]
     while run and not _is_head(t, run):
         run = run[:-1]
