@@ -45,7 +45,6 @@ class DocCandidates:
 @dataclass(slots=True)
 class _Scan:
     """What the stages of one document's scan share: its tokens, what is covered, what short forms expand to."""
-
     doc: Doc
     t: Tokens
     vocab: Vocabulary
@@ -166,10 +165,9 @@ def _can_continue(t: Tokens, w: tuple[int, int]) -> bool:
         return True
     if w[0] == head and t.stop[head]:
         return False
-    if t.pos[head] in _MODIFIER_POS or (w[0] != head and t.lower[head] in COMPOUND_SUFFIXES) or _coordinated(t, w) \
-            or _participle_compound(t, w):  # 'message-passing operations'
+    if t.pos[head] in _MODIFIER_POS or (w[0] != head and t.lower[head] in COMPOUND_SUFFIXES) or _coordinated(t, w) or _participle_compound(t, w):
         return True
-    # 'constrained optimization'; 'time series forecasting', 'catastrophic forgetting' (trimmed unless it ends a phrase)
+    # ('message-passing operations' above) 'constrained optimization'; 'time series forecasting', 'catastrophic forgetting' (trimmed unless it ends a phrase)
     return t.tag[head] in ("VBN", "VBG") and w[0] == head
 
 
@@ -215,6 +213,8 @@ def _is_head(t: Tokens, run: list, *, final: bool = True) -> bool:
     """A phrase ends in a noun, or in an -ing noun after a modifier ('adversarial training'), also inside
     a word ('decision-making') where nothing follows it (before a noun it modifies: 'self-driving cars')."""
     head = run[-1][1]
+    if t.lower[head] in COMPOUND_SUFFIXES:  # a compound's last part ('-based', 'Guided' in a Title-Case title): no noun
+        return False
     if t.pos[head] in _NOUNS or _coordinated(t, run[-1]) or (final and t.tag[head] == "VBG" and _participle_compound(t, run[-1], _NOUNS)):
         return True
     return len(run) > 1 and t.tag[head] == "VBG" and t.pos[run[-2][1]] in _MODIFIER_POS
@@ -250,8 +250,7 @@ def _emit_compound_stems(scan: _Scan, run: list) -> None:
     t = scan.t
     for j, (first, last) in enumerate(run):
         stem = (first, last - 2)  # the tokens before '-based'
-        if last - first < 2 or t.lower[last] not in COMPOUND_SUFFIXES or t.text[last - 1] != "-" \
-                or t.pos[stem[1]] not in _NOUNS | {"ADJ", "VERB"}:
+        if last - first < 2 or t.lower[last] not in COMPOUND_SUFFIXES or t.text[last - 1] != "-" or t.pos[stem[1]] not in _NOUNS | {"ADJ", "VERB"}:
             continue
         for start in range(j, -1, -1):
             sub = [*run[start:j], stem]
@@ -269,12 +268,13 @@ def _weak_start(t: Tokens, w: tuple[int, int]) -> bool:
 
 
 def _trim(t: Tokens, run: list) -> list:
-    """Drop weak leading words and trailing non-nouns; keep at most the last ``_MAX_WORDS`` words."""
-    while run and _weak_start(t, run[0]) and (len(run) > 1 or t.num[run[0][0]]):  # a lone number goes too
-        run = run[1:]
-    while run and not _is_head(t, run):
-        run = run[:-1]
-    run = run[-_MAX_WORDS:]
+    """Drop weak leading words and trailing non-nouns; keep the last ``_MAX_WORDS`` words, their weak lead dropped too."""
+    for _ in range(2):
+        while run and _weak_start(t, run[0]) and (len(run) > 1 or t.num[run[0][0]]):  # a lone number goes too
+            run = run[1:]
+        while run and not _is_head(t, run):
+            run = run[:-1]
+        run = run[-_MAX_WORDS:]
     return run[1:] if run and t.possessive[run[0][0]] else run  # not "'s basic module'
 
 

@@ -56,5 +56,6 @@ GENERIC_MODIFIERS = frozenset(
     flexible seamless severe limited realistic extra relative observed rich richer strict tight explicit
     tractable reliable accurate faithful fast faster slow slower easy hard difficult poor notable considerable
     appealing attractive desirable favorable consistent systematic careful detailed thorough natural
-    following remaining ongoing increasing growing surrounding interesting upcoming""".split()
+    following remaining ongoing increasing growing surrounding interesting upcoming
+    based driven aware centric oriented powered""".split()
 )

@@ -191,6 +191,20 @@ def test_the_stem_of_a_compound_after_other_words_is_a_candidate(extractor, text
     assert stem in {o.key for o in cands.occurrences}
 
 
+@pytest.mark.parametrize("text, fragment, may_lead", [
+    # real ICLR 2024 text: a compound's last part is no concept alone, however it is written or tagged...
+    ("We study dynamic programming based RL algorithms and supervised learning (SL) based RL algorithms.", "based", False),
+    ("MaGIC: Multi-modality Guided Image Completion.", "guided", True),  # ...though some lead a name: guided diffusion
+    # the last four words of a long Title-Case run lose their weak lead too
+    ("Divide and Conquer: Diffusion-Based 3D Depth Aware Composable Image Synthesis.", "aware", False),
+])
+def test_a_compound_part_alone_is_no_concept(extractor, text, fragment, may_lead):
+    [cands] = extractor.candidates([text])
+    keys = {o.key for o in cands.occurrences}
+    assert keys and fragment not in keys
+    assert may_lead or not any(k.startswith(f"{fragment} ") for k in keys)
+
+
 @pytest.mark.parametrize("text, named, unnamed", [
     # real ICLR 2024 sentences: a modified generic head may end a name, and what it modifies is a candidate too
     ("To further optimize for optical calculations, we propose a kernel-level weight binarization technique.",
