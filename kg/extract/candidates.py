@@ -13,15 +13,12 @@ from spacy.tokens import Doc
 
 from kg.extract.abbreviations import find_abbreviations
 from kg.extract.normalize import display_form, is_formula, looks_like_short, phrase_key, short_core
+from kg.extract.phrases import MAX_WORDS, NOUNS, can_continue, generic_head, is_head, names_before_discourse_head, participle_lead, trim, weak_start
 from kg.extract.tokens import Tokens, noun_after_parenthesis
 from kg.extract.vocabulary import Vocabulary, VocabularyEntry, choose_short
-from kg.extract.wordlists import COMPOUND_SUFFIXES, DISCOURSE_HEADS, GENERIC_HEADS, GENERIC_MODIFIERS, UNNAMED_HEADS
+from kg.extract.wordlists import COMPOUND_SUFFIXES, GENERIC_HEADS
 
 __all__ = ["Occurrence", "DocCandidates", "find_candidates"]
-
-_NOUNS = {"NOUN", "PROPN"}
-_MODIFIER_POS = {"NOUN", "PROPN", "ADJ"}
-_MAX_WORDS = 4
 
 
 @dataclass(slots=True)
@@ -29,7 +26,7 @@ class Occurrence:
     key: str
     surface: str
     position: int  # token index in the doc
-    kind: str  # vocabulary | abbreviation | phrase | sub (nested in a longer phrase) | short | attested (see _participle_lead)
+    kind: str  # vocabulary | abbreviation | phrase | sub (nested in a longer phrase) | short | attested (see participle_lead)
     entry: VocabularyEntry | None = None
 
 
@@ -83,7 +80,7 @@ def _definitions(scan: _Scan) -> None:
         if entry is None:
             if span is None or len(span) > 12:
                 continue
-            if span[-1].pos_ not in _NOUNS | {"VERB"} or span[-1].lower_ in GENERIC_HEADS:
+            if span[-1].pos_ not in NOUNS | {"VERB"} or span[-1].lower_ in GENERIC_HEADS:
                 # A modifier long form (zeroth-order) is no concept; it only expands its short form.
                 scan.expand_only.update(dict.fromkeys(shorts, long_key))
                 continue
@@ -151,7 +148,7 @@ def _noun_phrases(scan: _Scan) -> None:
     for start, end in (t := scan.t).segments():
         run: list[tuple[int, int]] = []
         for w in t.words(start, end) + [None]:
-            if w is not None and _can_continue(t, w):
+            if w is not None and can_continue(t, w):
                 run.append(w)
                 continue
             if run:
@@ -159,34 +156,22 @@ def _noun_phrases(scan: _Scan) -> None:
             run = []
 
 
-def _can_continue(t: Tokens, w: tuple[int, int]) -> bool:
-    head = w[1]
-    if t.possessive[head]:  # "Newton's method"
-        return True
-    if w[0] == head and t.stop[head]:
-        return False
-    if t.pos[head] in _MODIFIER_POS or (w[0] != head and t.lower[head] in COMPOUND_SUFFIXES) or _coordinated(t, w) or _participle_compound(t, w):
-        return True
-    # ('message-passing operations' above) 'constrained optimization'; 'time series forecasting', 'catastrophic forgetting' (trimmed unless it ends a phrase)
-    return t.tag[head] in ("VBN", "VBG") and w[0] == head
-
-
 def _emit_phrase(scan: _Scan, run: list) -> None:
     """A noun-phrase run: the whole phrase, then the shorter phrases nested in it (kind ``sub``), for the learned
     ranker to weigh: 'dataset distillation' in 'dataset distillation methods', 'diffusion' in 'diffusion models'."""
     t, covered, whole = scan.t, scan.covered, run
-    if not (run := _trim(t, run)):
+    if not (run := trim(t, run)):
         return
     lead = whole[i - 1] if (i := whole.index(run[0])) else None  # the word trimmed just before it
-    lead_kind = _participle_lead(t, lead) if lead else None
+    lead_kind = participle_lead(t, lead) if lead else None
     first, last = run[0][0], run[-1][1]
     if last in scan.modifiers:
         return
-    if _generic_head(t, run):
-        if _names_before_discourse_head(t, run):
+    if generic_head(t, run):
+        if names_before_discourse_head(t, run):
             _emit_phrase(scan, run[:-1])
         return
-    if lead_kind and len(run) < _MAX_WORDS and not covered[lead[0]]:
+    if lead_kind and len(run) < MAX_WORDS and not covered[lead[0]]:
         _emit_span(scan, [lead, *run], kind=lead_kind)  # 'constrained optimization': the ranker decides
     if all(covered[first : last + 1]) or not _emit_span(scan, run, kind="phrase"):
         return
@@ -195,53 +180,10 @@ def _emit_phrase(scan: _Scan, run: list) -> None:
     for size in range(n - 1, 0, -1):
         for start in range(0, n - size + 1):
             sub = run[start : start + size]
-            if not _is_head(t, sub, final=start + size == n) or (start > 0 and _weak_start(t, sub[0])) or _generic_head(t, sub):
+            if not is_head(t, sub, final=start + size == n) or (start > 0 and weak_start(t, sub[0])) or generic_head(t, sub):
                 continue
             if not all(covered[sub[0][0] : sub[-1][1] + 1]):
                 _emit_span(scan, sub, kind="sub")
-
-
-def _participle_lead(t: Tokens, w: tuple[int, int]) -> str | None:
-    """``sub`` for a past participle ('compressed sensing') or an -ing word after an article ('the vanishing gradient');
-    other -ing words are mostly a clause's verb ('improving generalization'): ``attested``, if the literature names it."""
-    if w[0] != w[1] or t.stop[w[0]] or t.lower[w[0]] in GENERIC_MODIFIERS or t.tag[w[0]] not in ("VBN", "VBG"):
-        return None
-    return "sub" if t.tag[w[0]] == "VBN" or (w[0] > 0 and t.tag[w[0] - 1] in ("DT", "PRP$")) else "attested"
-
-
-def _is_head(t: Tokens, run: list, *, final: bool = True) -> bool:
-    """A phrase ends in a noun, or in an -ing noun after a modifier ('adversarial training'), also inside
-    a word ('decision-making') where nothing follows it (before a noun it modifies: 'self-driving cars')."""
-    head = run[-1][1]
-    if t.lower[head] in COMPOUND_SUFFIXES:  # a compound's last part ('-based', 'Guided' in a Title-Case title): no noun
-        return False
-    if t.pos[head] in _NOUNS or _coordinated(t, run[-1]) or (final and t.tag[head] == "VBG" and _participle_compound(t, run[-1], _NOUNS)):
-        return True
-    return len(run) > 1 and t.tag[head] == "VBG" and t.pos[run[-2][1]] in _MODIFIER_POS
-
-
-def _participle_compound(t: Tokens, w: tuple[int, int], before: set[str] = _MODIFIER_POS) -> bool:
-    """A hyphenated word whose last piece is a participle after a noun or adjective: a modifier of the
-    phrase it leads ('hand-crafted features'), or, after a noun, an -ing noun itself ('decision-making')."""
-    head = w[1]
-    return head - w[0] >= 2 and t.tag[head] in ("VBG", "VBN") and t.infix[head - 1] and t.pos[head - 2] in before
-
-
-def _coordinated(t: Tokens, w: tuple[int, int]) -> bool:  # 'branch-and-bound' names a thing, however tagged
-    return w[1] - w[0] >= 4 and any(t.lower[i] in ("and", "or") for i in range(w[0] + 1, w[1]))
-
-
-def _generic_head(t: Tokens, run: list) -> bool:
-    """A generic word alone ('results'), or one that names nothing even when modified ('a first-order
-    concern'); other modified generic heads are left to the ranker ('treatment effect')."""
-    head = {t.lower[run[-1][1]], t.last[run[-1][1]]}
-    return bool(head & UNNAMED_HEADS) or (len(run) == 1 and bool(head & GENERIC_HEADS))
-
-
-def _names_before_discourse_head(t: Tokens, run: list) -> bool:
-    """'privacy concerns', 'the Lipschitz neural network way'; a proper noun alone may be a title's adjective."""
-    before = run[-2][1] if len(run) > 1 and t.last[run[-1][1]] in DISCOURSE_HEADS else None
-    return before is not None and (t.tag[before] in ("NN", "NNS") or (len(run) > 2 and t.pos[before] == "PROPN"))
 
 
 def _emit_compound_stems(scan: _Scan, run: list) -> None:
@@ -250,32 +192,12 @@ def _emit_compound_stems(scan: _Scan, run: list) -> None:
     t = scan.t
     for j, (first, last) in enumerate(run):
         stem = (first, last - 2)  # the tokens before '-based'
-        if last - first < 2 or t.lower[last] not in COMPOUND_SUFFIXES or t.text[last - 1] != "-" or t.pos[stem[1]] not in _NOUNS | {"ADJ", "VERB"}:
+        if last - first < 2 or t.lower[last] not in COMPOUND_SUFFIXES or t.text[last - 1] != "-" or t.pos[stem[1]] not in NOUNS | {"ADJ", "VERB"}:
             continue
         for start in range(j, -1, -1):
             sub = [*run[start:j], stem]
-            if not ((start < j and _weak_start(t, sub[0])) or _generic_head(t, sub)):
+            if not ((start < j and weak_start(t, sub[0])) or generic_head(t, sub)):
                 _emit_span(scan, sub, kind="sub")
-
-
-def _weak_start(t: Tokens, w: tuple[int, int]) -> bool:
-    """Leading words that make no concept: generic, participle, numeric or one-letter modifiers."""
-    single = w[0] == w[1]
-    return (
-        t.span_text(*w).lower() in GENERIC_MODIFIERS
-        or (single and (t.tag[w[0]] in {"VBN", "VBG", "POS"} or t.num[w[0]] or len(t.text[w[0]]) == 1))  # not 'zero-shot'
-    )
-
-
-def _trim(t: Tokens, run: list) -> list:
-    """Drop weak leading words and trailing non-nouns; keep the last ``_MAX_WORDS`` words, their weak lead dropped too."""
-    for _ in range(2):
-        while run and _weak_start(t, run[0]) and (len(run) > 1 or t.num[run[0][0]]):  # a lone number goes too
-            run = run[1:]
-        while run and not _is_head(t, run):
-            run = run[:-1]
-        run = run[-_MAX_WORDS:]
-    return run[1:] if run and t.possessive[run[0][0]] else run  # not "'s basic module'
 
 
 def _emit_span(scan: _Scan, run: list, *, kind: str) -> bool:
