@@ -13,8 +13,8 @@ from spacy.tokens import Doc
 
 from kg.extract.abbreviations import find_abbreviations
 from kg.extract.normalize import display_form, is_formula, looks_like_short, phrase_key, short_core
-from kg.extract.phrases import MAX_WORDS, NOUNS, can_continue, generic_head, is_head, names_before_discourse_head, participle_lead, trim, weak_start
-from kg.extract.tokens import Tokens, noun_after_parenthesis
+from kg.extract.phrases import MAX_WORDS, can_continue, generic_head, is_head, names_before_discourse_head, participle_lead, trim, weak_start
+from kg.extract.tokens import NOUNS, Tokens, noun_after_parenthesis
 from kg.extract.vocabulary import Vocabulary, VocabularyEntry, choose_short
 from kg.extract.wordlists import COMPOUND_SUFFIXES, GENERIC_HEADS
 
@@ -42,6 +42,7 @@ class DocCandidates:
 @dataclass(slots=True)
 class _Scan:
     """What the stages of one document's scan share: its tokens, what is covered, what short forms expand to."""
+
     doc: Doc
     t: Tokens
     vocab: Vocabulary
@@ -192,7 +193,8 @@ def _emit_compound_stems(scan: _Scan, run: list) -> None:
     t = scan.t
     for j, (first, last) in enumerate(run):
         stem = (first, last - 2)  # the tokens before '-based'
-        if last - first < 2 or t.lower[last] not in COMPOUND_SUFFIXES or t.text[last - 1] != "-" or t.pos[stem[1]] not in NOUNS | {"ADJ", "VERB"}:
+        if last - first < 2 or t.lower[last] not in COMPOUND_SUFFIXES or t.text[last - 1] != "-" \
+                or t.pos[stem[1]] not in NOUNS | {"ADJ", "VERB"}:
             continue
         for start in range(j, -1, -1):
             sub = [*run[start:j], stem]

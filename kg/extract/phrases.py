@@ -9,26 +9,27 @@ alone (``generic_head``).
 
 from __future__ import annotations
 
-from kg.extract.tokens import Tokens
+from kg.extract.tokens import NOUNS, Tokens
 from kg.extract.wordlists import COMPOUND_SUFFIXES, DISCOURSE_HEADS, GENERIC_HEADS, GENERIC_MODIFIERS, UNNAMED_HEADS
 
 __all__ = ["NOUNS", "MAX_WORDS", "can_continue", "participle_lead", "is_head", "generic_head", "names_before_discourse_head",
            "weak_start", "trim"]
 
-NOUNS = {"NOUN", "PROPN"}
 _MODIFIER_POS = {"NOUN", "PROPN", "ADJ"}
 MAX_WORDS = 4
 
 
 def can_continue(t: Tokens, w: tuple[int, int]) -> bool:
+    """A word that may be part of a noun-phrase run: a noun or modifier, a name's possessive, a compound."""
     head = w[1]
     if t.possessive[head]:  # "Newton's method"
         return True
     if w[0] == head and t.stop[head]:
         return False
-    if t.pos[head] in _MODIFIER_POS or (w[0] != head and t.lower[head] in COMPOUND_SUFFIXES) or coordinated(t, w) or participle_compound(t, w):
+    if t.pos[head] in _MODIFIER_POS or (w[0] != head and t.lower[head] in COMPOUND_SUFFIXES) or _coordinated(t, w) \
+            or _participle_compound(t, w):  # 'message-passing operations'
         return True
-    # ('message-passing operations' above) 'constrained optimization'; 'time series forecasting', 'catastrophic forgetting' (trimmed unless it ends a phrase)
+    # 'constrained optimization'; 'time series forecasting', 'catastrophic forgetting' (trimmed unless it ends a phrase)
     return t.tag[head] in ("VBN", "VBG") and w[0] == head
 
 
@@ -46,19 +47,19 @@ def is_head(t: Tokens, run: list, *, final: bool = True) -> bool:
     head = run[-1][1]
     if t.lower[head] in COMPOUND_SUFFIXES:  # a compound's last part ('-based', 'Guided' in a Title-Case title): no noun
         return False
-    if t.pos[head] in NOUNS or coordinated(t, run[-1]) or (final and t.tag[head] == "VBG" and participle_compound(t, run[-1], NOUNS)):
+    if t.pos[head] in NOUNS or _coordinated(t, run[-1]) or (final and t.tag[head] == "VBG" and _participle_compound(t, run[-1], NOUNS)):
         return True
     return len(run) > 1 and t.tag[head] == "VBG" and t.pos[run[-2][1]] in _MODIFIER_POS
 
 
-def participle_compound(t: Tokens, w: tuple[int, int], before: set[str] = _MODIFIER_POS) -> bool:
+def _participle_compound(t: Tokens, w: tuple[int, int], before: set[str] = _MODIFIER_POS) -> bool:
     """A hyphenated word whose last piece is a participle after a noun or adjective: a modifier of the
     phrase it leads ('hand-crafted features'), or, after a noun, an -ing noun itself ('decision-making')."""
     head = w[1]
     return head - w[0] >= 2 and t.tag[head] in ("VBG", "VBN") and t.infix[head - 1] and t.pos[head - 2] in before
 
 
-def coordinated(t: Tokens, w: tuple[int, int]) -> bool:  # 'branch-and-bound' names a thing, however tagged
+def _coordinated(t: Tokens, w: tuple[int, int]) -> bool:  # 'branch-and-bound' names a thing, however tagged
     return w[1] - w[0] >= 4 and any(t.lower[i] in ("and", "or") for i in range(w[0] + 1, w[1]))
 
 

@@ -8,8 +8,9 @@ from spacy.tokens import Doc
 
 from kg.extract.normalize import word_norm
 
-__all__ = ["Tokens", "noun_after_parenthesis"]
+__all__ = ["NOUNS", "Tokens", "noun_after_parenthesis"]
 
+NOUNS = {"NOUN", "PROPN"}  # the coarse parts of speech a phrase may end in
 _HYPHENS = {"-", "‐", "‑", "–"}
 _POS_NAMES = {v: k for k, v in _POS_IDS.items()}
 
@@ -113,4 +114,4 @@ def noun_after_parenthesis(span) -> str | None:
     """The noun after a span's closing bracket, which completes a term: 'Kullback-Leibler (KL) divergence'."""
     toks = list(span[:4])
     close = next((i for i, t in enumerate(toks) if t.text == ")"), None)
-    return toks[close + 1].text if close is not None and close + 1 < len(toks) and toks[close + 1].pos_ in ("NOUN", "PROPN") else None
+    return toks[close + 1].text if close is not None and close + 1 < len(toks) and toks[close + 1].pos_ in NOUNS else None

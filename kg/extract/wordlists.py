@@ -57,5 +57,5 @@ GENERIC_MODIFIERS = frozenset(
     tractable reliable accurate faithful fast faster slow slower easy hard difficult poor notable considerable
     appealing attractive desirable favorable consistent systematic careful detailed thorough natural
     following remaining ongoing increasing growing surrounding interesting upcoming
-    based driven aware centric oriented powered""".split()
+    based driven aware centric oriented powered""".split()  # the last: compound parts that never lead a name (unlike 'guided diffusion')
 )
