@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kg.authors.assign import Assigner, People
+from kg.authors.stage import assign_in_order, batch_mentions, people_of, rewrite
 from kg.config import Settings
 from kg.graph.build import build_batch, merge_records
 from kg.graph.shares import mention_weights, shared_concept_edges
@@ -68,6 +70,7 @@ class Ingest:
         self.settings = settings
         self.extract = extract
         self._signatures: dict[str, str] = {}  # stored papers' signatures read so far this run (never rewritten)
+        self._people = People(store)
 
     def run(self, paths: Sequence[str | Path], *, progress: Progress = no_progress, on_error: OnError | None = None) -> IngestSummary:
         """Add the papers of files or folders to the graph: incremental, idempotent, resumable.
@@ -103,6 +106,7 @@ class Ingest:
         totals = Counter()
         with self.store.writer_lock():
             self._signatures = {}
+            self._people = People(self.store)  # who is who, read from the store as blocks come up, for this run
             before = self.store.stats()
             for chunk in chunks:
                 added, present, repeated = self._chunk(chunk, before.papers + totals["added"], inner)
@@ -138,11 +142,19 @@ class Ingest:
             known_author_ids=self.store.author_keys_of_ids(source_ids),
         )
         batch.set_topics(paper_topics(batch.papers))
+        self._assign_people(batch)
         self._link_new_papers(batch, papers_before + len(new))
         if batch.papers or batch.in_area:  # an empty file writes nothing
             self.store.apply(batch)
             self._signatures.update((p.id, p.topic) for p in batch.papers if p.topic)
         return len(new), len(existing), len(records) - len(merged)
+
+    def _assign_people(self, batch) -> None:
+        """The people stage (``kg.authors``): each new byline name becomes a known person or a new one."""
+        mentions = batch_mentions(batch)
+        self._people.prepare(m for _, m in mentions)
+        keys, people = people_of(assign_in_order(Assigner(self._people), mentions))
+        rewrite(batch, keys, people, self.settings.max_coauthor_byline)
 
     def _link_new_papers(self, batch, n_papers: int) -> None:
         """Shares-concept edges chosen by the new papers, and their concept norms; stored edges stay as they are."""

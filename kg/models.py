@@ -59,8 +59,13 @@ class Paper:
 
 @dataclass(frozen=True, slots=True)
 class Author:
+    """A person (``key`` stays theirs for good); ``block`` and ``profile`` are what the people stage
+    (kg.authors) compares new mentions with: writes carry them, reads leave them empty."""
+
     key: str
     name: str
+    block: str = ""
+    profile: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,6 +48,9 @@ class GraphBatch:
     institutions: list[Institution] = field(default_factory=list)
     affiliated: dict[tuple[str, str], int] = field(default_factory=dict)  # (author key, institution key) -> papers
     author_ids: dict[str, str] = field(default_factory=dict)  # source author id -> author key
+    # each new paper's byline as read, for the people stage (kg.authors.stage): paper id, position, name as written,
+    # affiliation, source author id; one row per author the paper keeps (a byline printed twice counts once)
+    bylines: list[tuple[str, int, str, str | None, str | None]] = field(default_factory=list)
 
     def set_concept_norms(self, norms: Mapping[str, float]) -> None:
         """The new papers carry their concept norms, as the stores keep them (0 for a paper with none)."""
@@ -166,6 +169,7 @@ def _add_byline(item: MergedRecord, batch: GraphBatch, nodes: _Nodes) -> list[st
         keys_in_order.append(author.key)
         batch.authored.append((author.key, item.id, position))
         place = rec.affiliations[position] if rec.affiliations else None
+        batch.bylines.append((item.id, position, author.name, place or None, source_id or None))
         institution = make_institution(place) if place else None
         if institution is not None:
             nodes.institutions.setdefault(institution.key, institution)

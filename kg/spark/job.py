@@ -92,6 +92,16 @@ def _chunk_batches(sc, records, n_chunks: int, cs: ChunkSettings, partitions: in
     return grouped.map(build), author_ids
 
 
+def people(batches, cs: ChunkSettings, partitions: int):
+    """The people stage, grouped by name block (blocks are independent): each chunk's batch keyed by people."""
+    from kg.authors.stage import batch_mentions
+
+    mentions = batches.flatMap(lambda cb: [(m.block, (o, m)) for o, m in batch_mentions(cb[1], cb[0])])
+    assigned = mentions.groupByKey(numPartitions=partitions).flatMap(lambda kv: stages.assign_block(kv[1])).groupByKey()
+    limit = cs.max_coauthor_byline
+    return batches.leftOuterJoin(assigned).map(lambda x: (x[0], stages.people_batch(x[1][0], x[1][1] or (), limit)))
+
+
 def extract_candidates(cs: ChunkSettings, first_listings):
     """RDD of (paper id, (plain candidates, title tokens)): the stage that costs most (spaCy)."""
     return first_listings.mapPartitions(partial(stages.candidates_of, cs))
@@ -153,8 +163,9 @@ def run_stages(sc, paths, settings: Settings, *, partitions: int | None = None, 
     run = SparkRun(records=records.count(), listed=records)
     run.chunks = -(-run.records // cs.chunk)
     extract = candidates or partial(extract_candidates, cs)
-    batches, run.author_ids = _chunk_batches(sc, records, run.chunks, cs, partitions, extract)
-    batches = batches.cache()
+    batches, _ = _chunk_batches(sc, records, run.chunks, cs, partitions, extract)
+    batches = people(batches, cs, partitions).cache()
+    run.author_ids = dict(batches.flatMap(lambda cb: cb[1].author_ids.items()).collect())
     run.shared, norms = shares(sc, batches, cs, partitions)
     norms_bc = sc.broadcast(norms)
 

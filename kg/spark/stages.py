@@ -17,7 +17,8 @@ from kg.graph.identity import make_author
 from kg.graph.shares import concept_norm, linking_idf, shared_concept_edges, stored_norm
 from kg.models import SourceRecord
 
-__all__ = ["ChunkSettings", "parse_lines", "first_listing_ids", "candidates_of", "build_chunk", "chunk_norms", "score_block"]
+__all__ = ["ChunkSettings", "parse_lines", "first_listing_ids", "candidates_of", "build_chunk", "assign_block", "people_batch",
+           "chunk_norms", "score_block"]
 
 _EXTRACTORS: dict[tuple, object] = {}  # one extractor (spaCy pipeline, model) per worker process and settings
 
@@ -117,6 +118,42 @@ def build_chunk(
         known_author_ids=known_author_ids,
     )
     batch.set_topics(paper_topics(batch.papers))
+    return batch
+
+
+# -- people: one name block at a time ------------------------------------------------------------
+def assign_block(items: Iterable[tuple[tuple[int, int, int], object]]) -> Iterator[tuple[int, tuple]]:
+    """One block's mentions (``(order, mention)``, any order) assigned as the single-machine ingest assigns
+    them: ``(chunk, ("m", paper id, position, key))`` per mention and ``(chunk, ("p", author))`` per person
+    and chunk that names them, with the person's profile at the end of the run (what a first load writes)."""
+    from kg.authors.assign import Assigner, People
+    from kg.authors.stage import assign_in_order, people_of
+
+    items = list(items)
+    people = People()
+    people.prepare(m for _, m in items)
+    order = {(m.paper, m.position): o[0] for o, m in items}
+    keys, authors = people_of(assign_in_order(Assigner(people), items))
+    named = set()
+    for (pid, position), key in keys.items():
+        chunk = order[pid, position]
+        yield chunk, ("m", pid, position, key)
+        if (chunk, key) not in named:
+            named.add((chunk, key))
+            yield chunk, ("p", authors[key])
+
+
+def people_batch(batch: GraphBatch, rows: Iterable[tuple], max_coauthor_byline: int) -> GraphBatch:
+    """A chunk's batch keyed by the people ``assign_block`` found for it."""
+    from kg.authors.stage import rewrite
+
+    keys, authors = {}, {}
+    for row in rows:
+        if row[0] == "m":
+            keys[row[1], row[2]] = row[3]
+        else:
+            authors[row[1].key] = row[1]
+    rewrite(batch, keys, authors, max_coauthor_byline)
     return batch
 
 

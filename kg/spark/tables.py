@@ -104,7 +104,7 @@ def table_schema(name: str):
     columns = {
         "papers": [("id", s), ("title", s), ("label", s), ("abstract", s), ("venue", s), ("year", i),
                    ("authors_truncated", b), ("concept_norm", d), ("citations", i), ("topic", s)],
-        "authors": [("key", s), ("name", s)],
+        "authors": [("key", s), ("name", s), ("block", s), ("profile", s)],
         "areas": [("path", s), ("name", s), ("parent", s), ("top", s)],
         "concepts": [("key", s), ("name", s), ("aliases", strings), ("broader", s), ("alias_text", s)],
         "institutions": [("key", s), ("name", s)],

@@ -187,6 +187,10 @@ class Store(BatchedReads):
         """The author key each known source author id (orcid:…, openalex:…, s2:…) belongs to."""
 
     @abstractmethod
+    def people_in_blocks(self, blocks: Sequence[str]) -> list[tuple[str, str, str, str]]:
+        """(key, name, block, profile JSON) of every person in these name blocks (``kg.authors``)."""
+
+    @abstractmethod
     def existing_papers(self, ids: Sequence[str]) -> set[str]: ...
 
     @abstractmethod

@@ -25,19 +25,33 @@ def plain_key(name: str) -> str:
     return " ".join(name.casefold().split())
 
 
+def people_of(rows, svc) -> list[list[str]]:
+    """Each paper's byline as the store's people (the people stage decides who is who; tests/unit/authors checks how)."""
+    return [[a.key for a in authors] for authors in svc.store.authors_of_papers([r["id"] for r in rows])]
+
+
 @pytest.fixture(scope="module")
 def iclr(iclr_embedded):
     return iclr_embedded
 
 
 def test_counts_match_the_file(iclr):
+    from kg.authors.names import parse_name
+
     rows, svc, summary = iclr
-    authors = {plain_key(a) for r in rows for a in r["authors"]}
-    pairs = {tuple(sorted(p)) for r in rows for p in combinations({plain_key(a) for a in r["authors"]}, 2)}
+    bylines = people_of(rows, svc)
+    names = {plain_key(a) for r in rows for a in r["authors"]}
+    people = {k for keys in bylines for k in keys}
+    pairs = {tuple(sorted(p)) for keys in bylines for p in combinations(set(keys), 2)}
     areas = {r["area"] for r in rows}
     s = svc.stats()
     assert s.papers == len(rows) == 2260
-    assert s.authors == len(authors)
+    assert s.authors == len(people)
+    # every name on every byline is one person of its name block; variants join, homonyms may split
+    for r, keys in zip(rows, bylines):
+        assert len(keys) == len({plain_key(a) for a in r["authors"]})
+        assert {parse_name(a).block for a in r["authors"]} == {parse_name(k.split("~")[0]).block for k in keys}
+    assert 0.97 * len(names) <= len(people) <= 1.03 * len(names)
     assert s.coauthor_edges == len(pairs)
     assert s.research_areas == len(areas) == 20
     assert summary.papers_added == 2260
@@ -78,8 +92,8 @@ def test_neo4j_holds_the_same_graph(iclr, neo4j_store, tmp_path, extractor):
 
 def check_paths(rows, svc, pairs: int = 40):
     g = nx.Graph()
-    for r in rows:
-        keys = sorted({plain_key(a) for a in r["authors"]})
+    for keys in people_of(rows, svc):
+        keys = sorted(set(keys))
         g.add_nodes_from(keys)
         g.add_edges_from(combinations(keys, 2))
     rng = random.Random(2024)

@@ -27,8 +27,11 @@ def apply_batch(g: nx.DiGraph, batch: GraphBatch) -> None:
                    venue=p.venue, year=p.year, authors_truncated=p.authors_truncated, concept_norm=p.concept_norm,
                    citations=p.citations, topic=p.topic)
     for a in batch.authors:
-        if node_id("author", a.key) not in g:
-            g.add_node(node_id("author", a.key), kind="author", key=a.key, name=a.name)
+        node = node_id("author", a.key)
+        if node not in g:
+            g.add_node(node, kind="author", key=a.key, name=a.name)
+        if a.block:
+            g.nodes[node].update(block=a.block, profile=a.profile)
     for area in batch.areas:
         node = node_id("area", area.path)
         if node not in g:

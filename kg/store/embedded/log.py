@@ -48,7 +48,7 @@ def batch_to_json(batch: GraphBatch) -> dict:
     return {
         "papers": [[p.id, p.title, p.label, p.abstract, p.venue, p.year, p.authors_truncated, p.concept_norm, p.citations, p.topic]
                    for p in batch.papers],
-        "authors": [[a.key, a.name] for a in batch.authors],
+        "authors": [[a.key, a.name, a.block, a.profile] if a.block else [a.key, a.name] for a in batch.authors],
         "areas": [[a.path, a.name, a.parent] for a in batch.areas],
         "concepts": [[c.key, c.name, list(c.aliases), c.broader] for c in batch.concepts],
         "broader": [list(pair) for pair in batch.broader],

@@ -145,6 +145,18 @@ class EmbeddedStore(Lookups, EmbeddedBatchedReads, Store):
         known = self.graph.graph.get("author_ids", {})
         return {i: known[i] for i in ids if i in known}
 
+    def people_in_blocks(self, blocks: Sequence[str]) -> list[tuple[str, str, str, str]]:
+        index = self._cached("people_blocks", self._people_blocks)
+        nodes = self.graph.nodes
+        return [(d["key"], d["name"], d["block"], d["profile"]) for b in blocks for d in (nodes[n] for n in index.get(b, ()))]
+
+    def _people_blocks(self) -> dict[str, list[str]]:
+        index: dict[str, list[str]] = {}
+        for node, d in self.graph.nodes(data=True):
+            if d.get("block"):
+                index.setdefault(d["block"], []).append(node)
+        return index
+
     def papers_with_concepts(self, keys: Sequence[str]) -> dict[str, list[Posting]]:
         out = {}
         nodes = self.graph.nodes

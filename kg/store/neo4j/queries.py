@@ -21,7 +21,6 @@ def paper_map(*leave_out: str) -> str:
 
 PAPER_MAP: LiteralString = paper_map()  # type: ignore[assignment]
 
-
 # -- rows back to models ------------------------------------------------------------------
 def paper_of(d: dict) -> Paper:
     return Paper(d["id"], d.get("title"), d["label"], d["abstract"], d.get("venue"), d.get("year"),
@@ -57,6 +56,7 @@ CALL () { MATCH ()-[r:SHARES_CONCEPT]->() RETURN count(r) AS shared }
 RETURN papers, authors, concepts, areas, coauthors, shared
 """
 AUTHOR_KEYS_OF_IDS: LiteralString = "UNWIND $ids AS id MATCH (:AuthorId {id: id})-[:IDENTIFIES]->(a:Author) RETURN id, a.key AS key"
+PEOPLE_IN_BLOCKS: LiteralString = "MATCH (a:Author) WHERE a.block IN $blocks RETURN a.key AS key, a.name AS name, a.block AS block, a.profile AS profile"
 EXISTING_PAPERS: LiteralString = "UNWIND $ids AS id MATCH (p:Paper {id: id}) RETURN p.id AS id"
 PAPERS_WITH_CONCEPTS: LiteralString = """
 UNWIND $keys AS k

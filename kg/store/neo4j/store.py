@@ -170,6 +170,9 @@ class Neo4jStore(Neo4jBatchedReads, Store):
     def author_keys_of_ids(self, ids: Sequence[str]) -> dict[str, str]:
         return {r["id"]: r["key"] for r in self._read(cypher.AUTHOR_KEYS_OF_IDS, ids=list(ids))} if ids else {}
 
+    def people_in_blocks(self, blocks: Sequence[str]) -> list[tuple[str, str, str, str]]:
+        return [(r["key"], r["name"], r["block"], r["profile"]) for r in self._read(cypher.PEOPLE_IN_BLOCKS, blocks=list(blocks))]
+
     def papers_with_concepts(self, keys: Sequence[str]) -> dict[str, list[Posting]]:
         return {r["key"]: sorted(tuple(x) for x in r["papers"]) for r in self._read(cypher.PAPERS_WITH_CONCEPTS, keys=list(keys))}
 

@@ -25,6 +25,7 @@ MERGE_AUTHORS: LiteralString = """
 UNWIND $rows AS row
 MERGE (a:Author {key: row.key})
 ON CREATE SET a.name = row.name
+SET a.block = coalesce(row.block, a.block), a.profile = coalesce(row.profile, a.profile)
 """
 MERGE_AREAS: LiteralString = """
 UNWIND $rows AS row
@@ -145,7 +146,7 @@ def batch_rows(batch: GraphBatch) -> dict[str, list[dict]]:
              "citations": p.citations, "topic": p.topic}
             for p in batch.papers
         ],
-        "authors": [{"key": a.key, "name": a.name} for a in batch.authors],
+        "authors": [{"key": a.key, "name": a.name, "block": a.block or None, "profile": a.profile or None} for a in batch.authors],
         "areas": [{"path": a.path, "name": a.name, "parent": a.parent, "top": a.path.split(AREA_SEPARATOR)[0]} for a in batch.areas],
         "concepts": [{"key": c.key, "name": c.name, "aliases": list(c.aliases), "broader": c.broader} for c in batch.concepts],
         "subarea_of": [{"child": a.path, "parent": a.parent} for a in batch.areas if a.parent],

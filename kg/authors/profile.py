@@ -1,0 +1,78 @@
+"""What a person's papers say about them: the spellings, co-authors, places, venues, years and concepts.
+
+A profile is all the pairwise model needs to compare a new mention with a known
+person, so adding papers reads profiles, not papers. Stores keep it on the
+author as compact JSON (``encode``/``decode``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+__all__ = ["Profile", "venue_series"]
+
+MAX_CONCEPTS = 60  # a profile keeps its person's most frequent concepts
+MAX_COAUTHORS = 300
+
+
+def venue_series(venue: str | None) -> str:
+    """A venue without its year: ``ICRA 2021`` -> ``icra``.
+
+    >>> venue_series("NeurIPS 2023 Datasets and Benchmarks")
+    'neurips datasets and benchmarks'
+    """
+    return " ".join(w for w in re.split(r"\s+", (venue or "").casefold()) if not re.fullmatch(r"\d{4}", w))
+
+
+@dataclass(slots=True)
+class Profile:
+    """Counts over one person's mentions (``papers`` of them)."""
+
+    papers: int = 0
+    names: Counter = field(default_factory=Counter)  # folded given names as written ("michael j", "m")
+    coauthors: Counter = field(default_factory=Counter)  # co-authors' folded full names
+    affiliations: Counter = field(default_factory=Counter)
+    venues: Counter = field(default_factory=Counter)
+    years: Counter = field(default_factory=Counter)
+    concepts: Counter = field(default_factory=Counter)
+    ids: list = field(default_factory=list)  # source author ids (hard evidence)
+
+    def add(self, mention) -> None:
+        self.papers += 1
+        self.names[" ".join(mention.name.given)] += 1
+        self.coauthors.update(mention.coauthors)
+        if mention.affiliation:
+            self.affiliations[mention.affiliation] += 1
+        if mention.venue:
+            self.venues[mention.venue] += 1
+        if mention.year:
+            self.years[mention.year] += 1
+        self.concepts.update(mention.concepts)
+        if mention.source_id and mention.source_id not in self.ids:
+            self.ids.append(mention.source_id)
+
+    def merge(self, other: "Profile") -> None:
+        self.papers += other.papers
+        for mine, theirs in ((self.names, other.names), (self.coauthors, other.coauthors),
+                             (self.affiliations, other.affiliations), (self.venues, other.venues),
+                             (self.years, other.years), (self.concepts, other.concepts)):
+            mine.update(theirs)
+        self.ids.extend(i for i in other.ids if i not in self.ids)
+
+    def encode(self) -> str:
+        return json.dumps({
+            "n": self.papers, "names": dict(self.names), "co": dict(self.coauthors.most_common(MAX_COAUTHORS)),
+            "aff": dict(self.affiliations), "venues": dict(self.venues), "years": {str(y): n for y, n in self.years.items()},
+            "concepts": dict(self.concepts.most_common(MAX_CONCEPTS)), "ids": self.ids,
+        }, ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def decode(cls, text: str | None) -> "Profile":
+        if not text:
+            return cls()
+        d = json.loads(text)
+        return cls(d["n"], Counter(d["names"]), Counter(d["co"]), Counter(d["aff"]), Counter(d["venues"]),
+                   Counter({int(y): n for y, n in d["years"].items()}), Counter(d["concepts"]), list(d["ids"]))

@@ -1,0 +1,240 @@
+"""Train the author model on the venues' own author ids, and score who-is-who (B3).
+
+    python -m kg.authors.train [--data DIR] [-o FILE] [--cv]
+
+Each mention with an id is compared, in corpus order, with every person of its
+block whose name it fits, as ``Assigner`` will compare it; the example is
+positive when that person has the mention's id. A logistic regression
+(scikit-learn) learns the weights; the threshold is the one that gives the best
+B3 F1 in cross-validation grouped by venue. The run is deterministic.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from kg.authors.assign import MODEL_PATH, Assigner, Block, PairModel, People, Person
+from kg.authors.features import name_level
+from kg.authors.profile import Profile, venue_series
+from kg.authors.training import CORPUS_FILE, TrainingPaper, concepts_cache, paper_mentions, read_training_papers
+
+__all__ = ["examples", "fit", "cluster", "b3", "main"]
+
+THRESHOLDS = (0.25, 0.35, 0.45)
+FOLDS = 5
+
+
+def fold_of(venue: str) -> int:
+    """The cross-validation fold of a venue (a venue with its year: all its papers are in one fold)."""
+    import hashlib
+
+    return int(hashlib.sha1(venue.encode("utf-8")).hexdigest(), 16) % FOLDS
+
+
+def examples(papers: Sequence[TrainingPaper], concepts: Mapping[str, tuple[str, ...]]):
+    """(features, label, venue group) for every mention with an id against every fitting person of its block."""
+    blocks: dict[str, Block] = defaultdict(Block)
+    people: dict[str, Person] = {}
+    X, y, groups = [], [], []
+    for paper in papers:
+        group = paper.venue
+        mentions = paper_mentions(paper, concepts.get(paper.id, ()))
+        on_paper = {gold for _, gold in mentions}
+        for m, gold in mentions:
+            if not gold:
+                continue
+            block = blocks[m.block]
+            found = [(p, lvl) for p in block.people if p.key not in on_paper or p.key == gold
+                     if (lvl := name_level(m.name, p.profile.names))]
+            for p, x in block.pairs(m, found):
+                X.append(x)
+                y.append(int(p.key == gold))
+                groups.append(group)
+            person = people.get(gold)
+            if person is None:
+                person = people[gold] = Person(gold, m.written, m.block, Profile(), _blocks=set())
+                block.people.append(person)
+            person.add(m)
+            block.saw(m)
+    return X, y, groups
+
+
+def fit(X, y, threshold: float = 0.5) -> PairModel:
+    import numpy as np
+    from sklearn.linear_model import LogisticRegression
+
+    X = np.asarray(X, dtype=float)
+    mean, scale = X.mean(axis=0), X.std(axis=0)
+    scale[scale == 0] = 1.0
+    lr = LogisticRegression(C=1.0, max_iter=2000).fit((X - mean) / scale, np.asarray(y))
+    return PairModel(tuple(mean.round(6)), tuple(scale.round(6)), tuple(lr.coef_[0].round(6)), round(float(lr.intercept_[0]), 6),
+                     threshold)
+
+
+def cluster(papers: Sequence[TrainingPaper], concepts: Mapping[str, tuple[str, ...]], model: PairModel) -> dict[tuple[str, int], str]:
+    """(paper id, byline position) -> person key, as an ingest of these papers (without ids) assigns them."""
+    people = People()
+    assigner = Assigner(people, model)
+    out = {}
+    for paper in papers:
+        mentions = [m for m, _ in paper_mentions(paper, concepts.get(paper.id, ()))]
+        people.prepare(mentions)
+        for d in assigner.assign(mentions):
+            out[d.mention.paper, d.mention.position] = d.person.key
+    return out
+
+
+def b3(pred: Mapping, gold: Mapping, only=None) -> tuple[float, float, float]:
+    """B3 precision, recall and F1 over the mentions of ``gold`` (restricted to ``only`` if given).
+
+    Clusters are compared within the gold mentions: a predicted cluster counts only its gold mentions.
+    """
+    by_pred, by_gold = defaultdict(set), defaultdict(set)
+    for m, g in gold.items():
+        by_pred[pred[m]].add(m)
+        by_gold[g].add(m)
+    ms = [m for m in gold if only is None or m in only]
+    if not ms:
+        return 0.0, 0.0, 0.0
+    p = r = 0.0
+    for m in ms:
+        a, b = by_pred[pred[m]], by_gold[gold[m]]
+        common = len(a & b)
+        p += common / len(a)
+        r += common / len(b)
+    p, r = p / len(ms), r / len(ms)
+    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+
+
+def gold_mentions(papers: Sequence[TrainingPaper]) -> tuple[dict, dict, dict]:
+    """(paper, position) -> source-tagged id; -> written name; -> venue group, for mentions with ids (bylines deduplicated)."""
+    gold, written, group = {}, {}, {}
+    for paper in papers:
+        for m, g in paper_mentions(paper, ()):
+            if g:
+                gold[m.paper, m.position] = g
+                written[m.paper, m.position] = m.written
+                group[m.paper, m.position] = paper.venue
+    return gold, written, group
+
+
+def hard_sets(gold: Mapping, written: Mapping) -> tuple[set, set]:
+    """Mentions whose folded name two or more people share; mentions of people written more than one way."""
+    from kg.authors.names import parse_name
+
+    people_of_name = defaultdict(set)
+    names_of_person = defaultdict(set)
+    for m, g in gold.items():
+        people_of_name[parse_name(written[m]).full].add(g)
+        names_of_person[g].add(written[m])
+    shared = {m for m in gold if len(people_of_name[parse_name(written[m]).full]) > 1}
+    variants = {m for m, g in gold.items() if len(names_of_person[g]) > 1}
+    return shared, variants
+
+
+def score(pred: Mapping, gold: Mapping, written: Mapping, groups: Mapping | None = None) -> dict:
+    """B3 per id source (each scored on its own ids), overall and on the two hard sets."""
+    shared, variants = hard_sets(gold, written)
+    out = {}
+    sources = sorted({g.split(":", 1)[0] for g in gold.values()})
+    for source in [None, *sources]:
+        part = {m: g for m, g in gold.items() if source is None or g.startswith(source + ":")}
+        # one id system's people are comparable only with each other: score each source on its own
+        per = [{m: g for m, g in part.items() if g.startswith(s + ":")} for s in sources] if source is None else [part]
+        rows = []
+        for sub in per:
+            if sub:
+                n = len(sub)
+                rows.append((n, b3(pred, sub), b3(pred, sub, shared), b3(pred, sub, variants),
+                             len(shared & sub.keys()), len(variants & sub.keys())))
+        total = sum(r[0] for r in rows)
+        avg = lambda i, w: tuple(sum(r[i][k] * r[w] for r in rows) / max(1, sum(r[w] for r in rows)) for k in range(3))
+        out[source or "all"] = {"mentions": total, "b3": avg(1, 0), "shared_name": avg(2, 4), "variants": avg(3, 5)}
+    return out
+
+
+def name_keyed(gold: Mapping, written: Mapping) -> dict:
+    """kg before people: every mention is keyed by its cleaned, case-folded name."""
+    from kg.graph.identity import author_key
+
+    return {m: author_key(written[m]) for m in gold}
+
+
+def count_names(corpus: Path, output: Path, minimum: int = 3) -> None:
+    """Surname and first-given-name counts over a corpus's bylines (names, never people), kept where seen ``minimum`` times."""
+    import gzip
+
+    from kg.authors.names import parse_name
+
+    surnames, given = Counter(), Counter()
+    with gzip.open(corpus, "rt", encoding="utf-8") as f:
+        for line in f:
+            for raw in json.loads(line)["authors"]:
+                name = parse_name(raw)
+                if name is None:
+                    continue
+                surnames[name.surname] += 1
+                if name.given and len(name.given[0]) > 1:
+                    given[name.given[0]] += 1
+    keep = lambda c: dict(sorted((k, n) for k, n in c.items() if n >= minimum))
+    text = json.dumps({"surnames": keep(surnames), "given": keep(given)}, ensure_ascii=False, separators=(",", ":"))
+    output.write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m kg.authors.train", description=__doc__.split("\n")[0])
+    parser.add_argument("--data", type=Path, default=Path("../shared/data"))
+    parser.add_argument("-o", "--output", type=Path, default=MODEL_PATH)
+    parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "kg" / "author-train-concepts.json.gz")
+    parser.add_argument("--cv", action="store_true", help="choose the threshold by cross-validation grouped by venue")
+    parser.add_argument("--name-counts", action="store_true", help="first recount the name table from the scale corpus")
+    args = parser.parse_args(argv)
+    if args.name_counts:
+        from kg.authors.features import NAME_COUNTS, name_counts
+
+        count_names(args.data / CORPUS_FILE, NAME_COUNTS)
+        name_counts.cache_clear()
+    papers = list(read_training_papers(args.data))
+    concepts = concepts_cache(papers, args.cache)
+    X, y, groups = examples(papers, concepts)
+    print(f"{len(papers)} papers, {len(y)} pairs ({sum(y)} same person)", file=sys.stderr)
+    threshold = 0.5
+    if args.cv:
+        threshold = cross_validate(papers, concepts, X, y, groups)
+    model = fit(X, y, threshold)
+    args.output.write_text(json.dumps(model.to_json(trained_on={
+        "papers": len(papers), "pairs": len(y), "sources": "author-ids-train.jsonl.gz, keywords-openreview.jsonl.gz"}),
+        indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {args.output}", file=sys.stderr)
+    return 0
+
+
+def cross_validate(papers, concepts, X, y, groups) -> float:
+    """Grouped by venue: each venue's mentions clustered by a model that never saw its pairs; the best threshold."""
+    gold, written, group_of = gold_mentions(papers)
+    preds = {t: {} for t in THRESHOLDS}
+    for fold in range(FOLDS):
+        idx = [i for i, g in enumerate(groups) if fold_of(g) != fold]
+        base = fit([X[i] for i in idx], [y[i] for i in idx])
+        for t in THRESHOLDS:
+            model = PairModel(base.mean, base.scale, base.coef, base.intercept, t)
+            pred = cluster(papers, concepts, model)
+            preds[t].update({m: pred[m] for m in gold if fold_of(group_of[m]) == fold})
+    base = score(name_keyed(gold, written), gold, written)
+    print(json.dumps({"name-keyed": base}, indent=None), file=sys.stderr)
+    best, best_f = 0.5, -1.0
+    for t in THRESHOLDS:
+        s = score(preds[t], gold, written)
+        print(json.dumps({"threshold": t, **s}), file=sys.stderr)
+        if s["all"]["b3"][2] > best_f:
+            best, best_f = t, s["all"]["b3"][2]
+    return best
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,121 @@
+"""The training mentions: byline names with the venues' own author ids, and each paper's concepts.
+
+Build-time code (``python -m kg.authors.train``, ``bench/authors.py``): it reads
+``author-ids-train.jsonl.gz`` beside the scale corpus, and the OpenReview ids of
+``keywords-openreview.jsonl.gz``. Concepts come from kg's own extractor, as an
+ingest gives them, and are cached (they take minutes to compute).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from kg.authors.assign import Mention, mention_of
+
+__all__ = ["TrainingPaper", "id_source", "read_training_papers", "paper_mentions", "concepts_cache"]
+
+IDS_FILE = "author-ids-train.jsonl.gz"
+CORPUS_FILE = "papers-paperlists.jsonl.gz"
+KEYWORDS_FILE = "keywords-openreview.jsonl.gz"
+
+
+def id_source(author_id: str) -> str | None:
+    """Which system numbered an author id: ``ieee`` (/37281398300), ``acl`` (/y/yang-liu/), ``openreview`` (~Yang_Liu1)."""
+    if author_id.startswith("~"):
+        return "openreview"
+    if re.fullmatch(r"/\d+/?", author_id):
+        return "ieee"
+    if author_id.startswith("/"):
+        return "acl"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class TrainingPaper:
+    id: str
+    title: str
+    abstract: str
+    authors: tuple[str, ...]
+    gold: tuple[str, ...]  # source-tagged person ids, "" where none
+    affiliations: tuple[str | None, ...] | None
+    keywords: tuple[str, ...]
+    venue: str
+    year: int | None
+
+
+def _tagged(author_id: str) -> str:
+    source = id_source(author_id) if author_id else None
+    return f"{source}:{author_id}" if source else ""
+
+
+def read_training_papers(data: Path, *, openreview: bool = True) -> Iterator[TrainingPaper]:
+    """The scale corpus's papers that carry ids (in corpus order), then the OpenReview keyword file's."""
+    ids: dict[str, list[str]] = {}
+    with gzip.open(data / IDS_FILE, "rt", encoding="utf-8") as f:
+        for line in f:
+            row = json.loads(line)
+            ids[row["id"]] = row["author_ids"]
+    with gzip.open(data / CORPUS_FILE, "rt", encoding="utf-8") as f:
+        for line in f:
+            row = json.loads(line)
+            found = ids.get(row["id"])
+            if found is None or len(found) != len(row["authors"]):
+                continue
+            yield TrainingPaper(row["id"], row.get("title") or "", row.get("abstract") or "", tuple(row["authors"]),
+                                tuple(_tagged(i) for i in found),
+                                tuple(row["affiliations"]) if row.get("affiliations") else None,
+                                tuple(row.get("keywords") or ()), row.get("venue") or "", row.get("year"))
+    if not openreview:
+        return
+    with gzip.open(data / KEYWORDS_FILE, "rt", encoding="utf-8") as f:
+        for line in f:
+            row = json.loads(line)
+            found = row.get("author_ids") or []
+            if not any(found) or len(found) != len(row.get("authors") or ()):
+                continue
+            yield TrainingPaper(row["id"], row.get("title") or "", row.get("abstract") or "", tuple(row["authors"]),
+                                tuple(_tagged(i) for i in found), None, tuple(row.get("keywords") or ()),
+                                row.get("venue") or "", row.get("year"))
+
+
+def concepts_cache(papers: list[TrainingPaper], cache: Path, *, top_n: int = 15, chunk: int = 2000) -> dict[str, tuple[str, ...]]:
+    """Each paper's concept keys as ``kg ingest`` finds them (computed once, then read from ``cache``)."""
+    found: dict[str, tuple[str, ...]] = {}
+    if cache.exists():
+        with gzip.open(cache, "rt", encoding="utf-8") as f:
+            found = {k: tuple(v) for k, v in json.load(f).items()}
+    todo = [p for p in papers if p.id not in found]
+    if todo:
+        from kg.extract.pipeline import ConceptExtractor, DocumentInput
+
+        extractor = ConceptExtractor.load(top_n=top_n, n_process=2)
+        for start in range(0, len(todo), chunk):
+            part = todo[start:start + chunk]
+            docs = [DocumentInput(p.abstract, p.keywords, p.title) for p in part]
+            for p, concepts in zip(part, extractor.extract(docs), strict=True):
+                found[p.id] = tuple(c.key for c in concepts)
+            print(f"concepts: {min(start + chunk, len(todo))}/{len(todo)}", flush=True)
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        with gzip.open(cache, "wt", encoding="utf-8") as f:
+            json.dump({k: list(v) for k, v in found.items()}, f)
+    return found
+
+
+def paper_mentions(paper: TrainingPaper, concepts: tuple[str, ...]) -> list[tuple[Mention, str]]:
+    """The paper's byline as mentions, each with its gold id ("" where the source gives none)."""
+    out = []
+    seen: set[str] = set()
+    for position, raw in enumerate(paper.authors):
+        others = paper.authors[:position] + paper.authors[position + 1:]
+        place = paper.affiliations[position] if paper.affiliations else None
+        m = mention_of(paper.id, position, raw, others, place, paper.venue, paper.year, concepts)
+        if m is None or m.name.full in seen:  # a byline printed twice
+            continue
+        seen.add(m.name.full)
+        out.append((m, paper.gold[position]))
+    return out

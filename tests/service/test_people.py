@@ -1,0 +1,102 @@
+"""Who is who, on both stores: homonyms split, variants joined, keys stable across ingests, source ids honoured."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import write_jsonl
+from kg.config import Settings
+from kg.service import KGService
+from kg.store.embedded import EmbeddedStore
+
+
+@pytest.fixture(params=["embedded", "neo4j"])
+def make_service(request, tmp_path, extractor):
+    """``make(**env)``: a service on an empty store of this kind (each call starts from nothing)."""
+    made = []
+
+    def make(**env):
+        for svc in made:
+            svc.close()
+        if request.param == "neo4j":
+            import os
+
+            from kg.store.neo4j.store import Neo4jStore
+            from neo4j_support import TEST_URI_VAR, wipe
+
+            wipe(request.getfixturevalue("neo4j_driver"))
+            settings = Settings(NEO4J_URI=os.environ[TEST_URI_VAR], KG_DATA_DIR=tmp_path / "unused", **env)
+            store = Neo4jStore.from_settings(settings)
+        else:
+            settings = Settings(KG_DATA_DIR=tmp_path / f"kg-data-{len(made)}", **env)
+            store = EmbeddedStore(settings.data_dir)
+        svc = KGService(store, settings, extractor=extractor)
+        made.append(svc)
+        return svc
+
+    yield make
+    for svc in made:
+        svc.close()
+
+
+ROBOTICS = ("We present a legged robot controller that uses model predictive control for locomotion on rough "
+            "terrain, with whole-body dynamics and contact planning evaluated on a quadruped robot.")
+LANGUAGE = ("We study machine translation with transformer language models and propose a decoding method for "
+            "low-resource language pairs, evaluated with BLEU on news translation benchmarks.")
+
+
+def robotics(i, name="Wei Wang", **extra):
+    return {"id": f"r{i}", "title": f"Quadruped locomotion {i}", "abstract": ROBOTICS, "venue": f"ICRA {2008 + i}",
+            "year": 2008 + i, "authors": [name, "Jonas Buchli", "Marco Hutter"],
+            "affiliations": ["ETH Zurich", "ETH Zurich", "ETH Zurich"], **extra}
+
+
+def language(i, name="Wei Wang", **extra):
+    return {"id": f"l{i}", "title": f"Low-resource translation {i}", "abstract": LANGUAGE, "venue": f"ACL {2019 + i}",
+            "year": 2019 + i, "authors": ["Kevin Knight", name, "Philipp Koehn"],
+            "affiliations": ["University of Edinburgh", "University of Edinburgh", "University of Edinburgh"], **extra}
+
+
+def byline_keys(svc, ids):
+    return [[a.key for a in authors] for authors in svc.store.authors_of_papers(ids)]
+
+
+def test_one_name_two_people_and_one_person_two_spellings(make_service, tmp_path):
+    svc = make_service()
+    rows = [robotics(i) for i in range(3)] + [language(i) for i in range(3)]
+    rows.append(robotics(3, name="W. Wang"))  # the robotics Wei Wang with an initial
+    rows.append(robotics(4, name="Wéi  WANG"))  # accents, case and spacing
+    svc.ingest([write_jsonl(tmp_path / "a.jsonl", rows)])
+    keys = byline_keys(svc, ["r0", "r1", "r2", "r3", "r4", "l0", "l1", "l2"])
+    robot = {k[0] for k in keys[:5]}
+    words = {k[1] for k in keys[5:]}
+    assert len(robot) == 1 and len(words) == 1 and robot != words
+    assert svc.store.paper_counts_of_authors([*robot, *words]) == [5, 3]
+    assert svc.stats().authors == 2 + 2 + 2  # two people named Wei Wang, and their four co-authors
+
+
+def test_keys_stay_as_papers_are_added_and_chunks_give_the_same_people(make_service, tmp_path):
+    first = write_jsonl(tmp_path / "a.jsonl", [robotics(i) for i in range(3)])
+    second = write_jsonl(tmp_path / "b.jsonl", [language(i) for i in range(3)] + [robotics(3), robotics(4, name="W. Wang")])
+    svc = make_service()
+    svc.ingest([first])
+    before = byline_keys(svc, ["r0", "r1", "r2"])
+    svc.ingest([second])
+    assert byline_keys(svc, ["r0", "r1", "r2"]) == before  # an author's key never changes
+    incremental = byline_keys(svc, ["r0", "r3", "r4", "l0", "l2"])
+    assert incremental[1][0] == incremental[2][0] == before[0][0]
+    chunked = make_service(KG_INGEST_CHUNK=2)
+    chunked.ingest([first, second])
+    assert byline_keys(chunked, ["r0", "r3", "r4", "l0", "l2"]) == incremental
+
+
+def test_a_source_id_is_hard_evidence(make_service, tmp_path):
+    svc = make_service()
+    rows = [robotics(0, author_ids=["orcid:0000-0001", None, None]),
+            language(0, author_ids=[None, "orcid:0000-0001", None])]  # one person by id, whatever the topics say
+    svc.ingest([write_jsonl(tmp_path / "a.jsonl", rows)])
+    keys = byline_keys(svc, ["r0", "l0"])
+    assert keys[0][0] == keys[1][1]
+    other = [robotics(1, author_ids=["orcid:0000-0009", None, None])]  # another id of the same system: another person
+    svc.ingest([write_jsonl(tmp_path / "b.jsonl", other)])
+    assert byline_keys(svc, ["r1"])[0][0] != keys[0][0]
