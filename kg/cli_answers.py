@@ -13,7 +13,7 @@ from dataclasses import asdict, is_dataclass
 import click
 
 from kg.config import get_settings
-from kg.errors import KGError
+from kg.errors import AmbiguousAuthor, KGError
 
 __all__ = ["COMMANDS"]
 
@@ -97,8 +97,15 @@ def related(paper_id: str, first: int, as_json: bool) -> None:
 @_first_option
 @_json_option
 def author(name: str, first: int, as_json: bool) -> None:
-    """An author's papers and co-authors; close matches when NAME is not exact."""
-    card = _with_service(lambda s: s.cards.author_card(name, first))
+    """A person's papers and co-authors, by id or name; everyone of that name when several people bear it;
+    close matches when NAME is not exact."""
+    try:
+        card = _with_service(lambda s: s.cards.author_card(name, first))
+    except AmbiguousAuthor as several:
+        lines = [f"{len(several.people)} people are named {name!r}; `kg author ID` shows one:",
+                 *_table([(key, hint) for key, hint in several.people], ("id", "what tells them apart"))]
+        _emit(as_json, {"author": None, "people": [{"id": k, "hint": h} for k, h in several.people]}, lines)
+        return
     if card.author is None:
         suggestions = [a.name for a in card.suggestions]
         message = f"no author named {name!r}" + (f"; are you looking for: {', '.join(suggestions)}?" if suggestions else "")
@@ -107,7 +114,7 @@ def author(name: str, first: int, as_json: bool) -> None:
             raise SystemExit(1)
         raise KGError(message)
     a = card.author
-    lines = [f"{a.name}  ({card.paper_count} papers)", "papers:", *_table([(p.year or "", p.id, p.label[:80]) for p in card.papers], ("year", "id", "title")),
+    lines = [f"{a.name}  ({card.paper_count} papers)  id: {a.key}", "papers:", *_table([(p.year or "", p.id, p.label[:80]) for p in card.papers], ("year", "id", "title")),
              "co-authors:", *_table([(c.joint_papers, c.name) for c in card.coauthors], ("joint papers", "name"))]
     _emit(as_json, asdict(card), lines)
 

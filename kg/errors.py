@@ -10,6 +10,7 @@ __all__ = [
     "StoreUnavailable",
     "MigrationError",
     "InvalidArgument",
+    "AmbiguousAuthor",
     "ServerError",
 ]
 
@@ -50,6 +51,18 @@ class MigrationError(StoreError):
 
 class InvalidArgument(KGError):
     """A caller passed an argument outside its allowed range."""
+
+
+class AmbiguousAuthor(InvalidArgument):
+    """Several people bear the name asked for: each with their id and what tells them apart."""
+
+    def __init__(self, name: str, people: list[tuple[str, str]]) -> None:
+        self.name = name
+        self.people = people  # (id, description)
+        listed = "; ".join(f"{key!r} ({hint})" for key, hint in people[:10])
+        more = f" and {len(people) - 10} more" if len(people) > 10 else ""
+        super().__init__(f"{len(people)} people are named {name!r}: {listed}{more}. Ask for one by its id "
+                         "(GraphQL author(id:), kg author ID), or list them all (people(name:), kg author NAME)")
 
 
 class ServerError(KGError):

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 from pathlib import Path
 
 from kg.config import Settings
-from kg.errors import InvalidArgument
+from kg.authors.lookup import PersonHint, people_named
+from kg.errors import AmbiguousAuthor, InvalidArgument
 from kg.extract.abbreviations import keyword_parts
 from kg.extract.normalize import phrase_key
 from kg.cards import Cards
@@ -160,7 +161,22 @@ class KGService:
         return self.store.stats()
 
     def author(self, name: str) -> Author | None:
-        return self.store.authors_by_keys([author_key(name)])[0]
+        """A person by id, or by a name only one person bears (``AmbiguousAuthor`` when several do)."""
+        return self.store.authors_by_keys([self.author_id(name)])[0]
+
+    def author_id(self, ref: str) -> str:
+        """The id a user's reference means: an id as it is (``yang liu~2``), else a name's one person, else
+        the name's key (a store from before people). Several people of that name: ``AmbiguousAuthor``."""
+        if self.store.authors_by_keys([ref])[0] is not None:
+            return ref
+        found = self.people(ref)
+        if len(found) > 1:
+            raise AmbiguousAuthor(ref, [(p.author.key, p.describe()) for p in found])
+        return found[0].author.key if found else author_key(ref)
+
+    def people(self, name: str) -> list[PersonHint]:
+        """Everyone who bears a name, most papers first, with what tells them apart."""
+        return people_named(self.store, name)
 
     def concept_key(self, name: str) -> str | None:
         """The key of the concept a user's spelling names (canonical name or any alias), if any."""
@@ -193,7 +209,7 @@ class KGService:
         return PaperFilter(
             area=" ".join(query.area.split()) if query.area else None,
             concept=concept_key,
-            author=author_key(query.author) if query.author is not None else None,
+            author=self.author_id(query.author) if query.author is not None else None,
             text=query.text or None,
             year_from=query.year_from,
             year_to=query.year_to,
@@ -253,7 +269,7 @@ class KGService:
         return network_view(self.store.coauthor_network(author.key, depth, limit))
 
     def collaboration_path(self, source: str, target: str) -> list[Author] | None:
-        return self.store.collaboration_path(author_key(source), author_key(target))
+        return self.store.collaboration_path(self.author_id(source), self.author_id(target))
 
     def export_graph(self, *, author: str | None = None, depth: int = 1, concept: str | None = None):
         """The whole graph, an author's co-author network, or a concept's papers, as a networkx graph."""

@@ -74,6 +74,9 @@ class PairModel:
         z = self.intercept + sum(c * (v - m) / s for c, v, m, s in zip(self.coef, x, self.mean, self.scale))
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
+    def probabilities(self, xs: Sequence[Sequence[float]]) -> list[float]:
+        return [self.probability(x) for x in xs]
+
     def contributions(self, x: Sequence[float]) -> dict[str, float]:
         """Each feature's share of the decision (log-odds), the evidence an explanation cites."""
         return {f: c * (v - m) / s for f, c, v, m, s in zip(FEATURES, self.coef, x, self.mean, self.scale)}
@@ -262,10 +265,11 @@ class Assigner:
             if person is not None:
                 return Decision(m, person, None, "source id")
         best, best_p, best_x = None, -1.0, ()
-        for person, x in self.people.blocks[m.block].pairs(m, self.candidates(m, on_paper)):
-            p = self.model.probability(x)
-            if p > best_p:
-                best, best_p, best_x = person, p, tuple(x)
+        pairs = list(self.people.blocks[m.block].pairs(m, self.candidates(m, on_paper)))
+        if pairs:
+            for (person, x), p in zip(pairs, self.model.probabilities([x for _, x in pairs])):
+                if p > best_p:
+                    best, best_p, best_x = person, p, tuple(x)
         if best is not None and best_p >= self.model.threshold:
             return Decision(m, best, best_p, "model", best_x)
         return Decision(m, self.people.new(m), None, "new")

@@ -100,3 +100,37 @@ def test_a_source_id_is_hard_evidence(make_service, tmp_path):
     other = [robotics(1, author_ids=["orcid:0000-0009", None, None])]  # another id of the same system: another person
     svc.ingest([write_jsonl(tmp_path / "b.jsonl", other)])
     assert byline_keys(svc, ["r1"])[0][0] != keys[0][0]
+
+
+def test_a_name_many_people_bear_lists_them_with_what_tells_them_apart(make_service, tmp_path):
+    from click.testing import CliRunner
+    from fastapi.testclient import TestClient
+
+    from kg.api.app import create_app
+    from kg.cli import main
+    from kg.config import get_settings
+    from kg.errors import AmbiguousAuthor
+
+    svc = make_service()
+    svc.ingest([write_jsonl(tmp_path / "a.jsonl", [robotics(i) for i in range(3)] + [language(i) for i in range(2)])])
+    people = svc.people("wei wang")
+    assert [p.papers for p in people] == [3, 2]
+    assert people[0].venues == ("icra",) and people[0].affiliations == ("eth zurich",) and people[0].years == (2008, 2010)
+    assert people[1].venues == ("acl",) and people[1].years == (2019, 2020)
+    with pytest.raises(AmbiguousAuthor, match="2 people are named 'Wei Wang'"):
+        svc.author("Wei Wang")
+    assert svc.author(people[1].author.key) == people[1].author  # by id
+    assert svc.author("Marco Hutter").name == "Marco Hutter"  # one person of that name: the name lookup as before
+    with TestClient(create_app(svc)) as client:
+        q = "query($n: String!) { people(name: $n) { author { id } paperCount venues hint } author(name: $n) { id } }"
+        body = client.post("/graphql", json={"query": q, "variables": {"n": "Wei Wang"}}).json()
+        assert [p["paperCount"] for p in body["data"]["people"]] == [3, 2]
+        assert "2 people are named" in body["errors"][0]["message"] and body["data"]["author"] is None
+        one = client.post("/graphql", json={"query": "query($i: ID!) { author(id: $i) { name paperCount } }",
+                                            "variables": {"i": people[1].author.key}}).json()
+        assert one["data"]["author"] == {"name": "Wei Wang", "paperCount": 2}
+    if svc.kind == "embedded":
+        get_settings.cache_clear()
+        out = CliRunner().invoke(main, ["author", "Wei Wang"], env={"KG_DATA_DIR": str(svc.settings.data_dir), "NEO4J_URI": None})
+        get_settings.cache_clear()
+        assert "2 people are named 'Wei Wang'" in out.output and people[1].author.key in out.output

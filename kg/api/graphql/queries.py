@@ -15,6 +15,7 @@ from kg.api.graphql.types.area import ResearchAreaType
 from kg.api.graphql.types.author import AuthorType
 from kg.api.graphql.types.concept import ConceptType
 from kg.api.graphql.types.paper import PaperType, SearchHitType
+from kg.errors import InvalidArgument
 from kg.service import PaperQuery
 
 __all__ = ["Query", "paper_query", "StatsType", "PaperFilterInput", "PaperOrderEnum", "PaperFacetsType"]
@@ -28,6 +29,25 @@ class StatsType:
     research_areas: int = strawberry.field(description="Top-level areas and leaves.")
     coauthor_edges: int = strawberry.field(description="Distinct co-author pairs.")
     shared_concept_edges: int = strawberry.field(description="Distinct paper pairs joined by a shares-concept edge.")
+
+
+def _author_ref(name: str | None, id: str | None) -> str:
+    """``author(id:)`` or ``author(name:)``: exactly one of them."""
+    if (name is None) == (id is None):
+        raise InvalidArgument("author takes `id` or `name` (one of them)")
+    return str(id) if id is not None else name
+
+
+@strawberry.type(name="Person", description="One bearer of a name, and what tells them apart from the others.")
+class PersonType:
+    author: AuthorType
+    paper_count: int
+    affiliations: list[str] = strawberry.field(description="Institutions on their papers, most papers first (up to 3).")
+    first_year: int | None
+    last_year: int | None
+    venues: list[str] = strawberry.field(description="Venues (without the year), most papers first (up to 3).")
+    top_concepts: list[str] = strawberry.field(description="Concept names, most papers first (up to 3).")
+    hint: str = strawberry.field(description="All of that in one line.")
 
 
 @strawberry.input(name="PaperFilter", description="All given fields must hold (AND).")
@@ -117,10 +137,18 @@ class Query:
             venues=[VenueCountType(venue=v, papers=n) for v, n in facets.venues],
         )
 
-    @strawberry.field(description="Case- and space-insensitive.")
-    async def author(self, info: Info, name: str) -> AuthorType | None:
-        found = await info.context.call(info.context.service.author, name)
+    @strawberry.field(description="One person: by `id`, or by a `name` only one person bears (case, accents and spacing "
+                                  "aside; an error lists the ids when several people bear it: see `people`).")
+    async def author(self, info: Info, name: str | None = None, id: strawberry.ID | None = None) -> AuthorType | None:
+        found = await info.context.call(info.context.service.author, _author_ref(name, id))
         return AuthorType(model=found) if found else None
+
+    @strawberry.field(description="Everyone who bears a name, most papers first, each with what tells them apart.")
+    async def people(self, info: Info, name: str) -> list[PersonType]:
+        found = await info.context.call(info.context.service.people, name)
+        return [PersonType(author=AuthorType(model=p.author), paper_count=p.papers, affiliations=list(p.affiliations),
+                           first_year=p.years[0] if p.years else None, last_year=p.years[1] if p.years else None,
+                           venues=list(p.venues), top_concepts=list(p.concepts), hint=p.describe()) for p in found]
 
     @strawberry.field(description="Most papers first.")
     async def authors(self, info: Info, search: str | None = None, first: int | None = 20, after: str | None = None) -> Connection[AuthorType]:

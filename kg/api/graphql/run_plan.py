@@ -17,7 +17,6 @@ from graphql import get_argument_values
 
 from kg.api.graphql.pagination import check_first, encode_cursor, page_window
 from kg.api.graphql.plan import TYPENAME, Selection
-from kg.graph.identity import author_key
 from kg.models import Page
 from kg.service import KGService, PaperQuery, concept_lookup_terms
 from kg.store.base import RELATED_LIMIT
@@ -93,8 +92,11 @@ class PlanRun:
     def lookup_terms(self, name: str) -> tuple[list[str], list[str]]:
         return concept_lookup_terms(name)
 
-    def author_key(self, name: str) -> str:
-        return author_key(name)
+    def author_key(self, args: dict) -> str:
+        """The person ``author(id:)`` or ``author(name:)`` asks for (the name resolved as the service resolves it)."""
+        from kg.api.graphql.queries import _author_ref
+
+        return self.service.author_id(_author_ref(args.get("name"), args.get("id")))
 
     def lists(self, kind: str, keys: list[str], name: str, siblings: tuple[Selection, ...]) -> list[list]:
         """``lists_of`` for every list of ``kind`` the siblings select, read once for all of them."""
@@ -148,7 +150,7 @@ def _root_paper(run: PlanRun, parents, s, _):
 
 
 def _root_author(run: PlanRun, parents, s, _):
-    return [run.service.author(run.args(s)["name"])] * len(parents)
+    return [run.service.author(run.author_key(run.args(s)))] * len(parents)
 
 
 def _root_concept(run: PlanRun, parents, s, _):

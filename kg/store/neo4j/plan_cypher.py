@@ -32,7 +32,7 @@ class Bindings(Protocol):
     def window(self, selection) -> tuple[int, int]: ...  # (offset, limit)
     def concept_keys(self, name: str) -> list[str]: ...  # the keys it may be, the first one stored wins
     def lookup_terms(self, name: str) -> tuple[list[str], list[str]]: ...  # (exact keys, names) to resolve it by
-    def author_key(self, name: str) -> str: ...
+    def author_key(self, args: dict) -> str: ...
 
 
 class _Query:
@@ -179,7 +179,7 @@ def _root_concept(q: _Query, s, _n: str) -> str:
 
 _FIELDS: dict[tuple[str, str], Callable[[_Query, Any, str], str]] = {
     ("Query", "paper"): _root_node("Paper", "id", lambda _q, a: str(a["id"])),
-    ("Query", "author"): _root_node("Author", "key", lambda q, a: q.bind.author_key(a["name"])),
+    ("Query", "author"): _root_node("Author", "key", lambda q, a: q.bind.author_key(a)),
     ("Query", "concept"): _root_concept,
     ("Query", "papers"): _root_papers,
     ("Paper", "related"): _related,

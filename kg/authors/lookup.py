@@ -1,0 +1,49 @@
+"""People by name, each with what tells them apart (their profile's places, years, venues and concepts)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kg.authors.features import name_level
+from kg.authors.names import NAME_EXACT, given_compatibility, parse_name
+from kg.authors.profile import Profile
+from kg.models import Author
+
+__all__ = ["PersonHint", "people_named"]
+
+
+@dataclass(frozen=True, slots=True)
+class PersonHint:
+    """One person and what tells them apart from others of their name."""
+
+    author: Author
+    papers: int
+    affiliations: tuple[str, ...]  # most papers first
+    years: tuple[int, int] | None  # first and last
+    venues: tuple[str, ...]  # venue series, most papers first
+    concepts: tuple[str, ...]  # concept names, most papers first
+
+    def describe(self) -> str:
+        """One line: ``ETH Zurich; icra, iros; 2010–2015; legged robot, model predictive control; 12 papers``."""
+        parts = [", ".join(self.affiliations), ", ".join(self.venues),
+                 f"{self.years[0]}–{self.years[1]}" if self.years else "", ", ".join(self.concepts),
+                 f"{self.papers} paper{'s' if self.papers != 1 else ''}"]
+        return "; ".join(p for p in parts if p)
+
+
+def people_named(store, name: str, *, top: int = 3) -> list[PersonHint]:
+    """Every person who has used this spelling of a name (else whose names it fits), most papers first."""
+    parsed = parse_name(name)
+    if parsed is None:
+        return []
+    rows = [(key, n, Profile.decode(p)) for key, n, _, p in store.people_in_blocks([parsed.block])]
+    exact = [r for r in rows if any(given_compatibility(parsed.given, tuple(g.split())) == NAME_EXACT for g in r[2].names)]
+    found = exact or [r for r in rows if name_level(parsed, r[2].names)]
+    found.sort(key=lambda r: (-r[2].papers, r[0]))
+    keys = sorted({c for _, _, p in found for c, _ in p.concepts.most_common(top)})
+    names = {k: c.name for k, c in zip(keys, store.concepts_by_keys(keys)) if c is not None}
+    return [PersonHint(Author(key, n), p.papers, tuple(a for a, _ in p.affiliations.most_common(top)),
+                       (min(p.years), max(p.years)) if p.years else None,
+                       tuple(v for v, _ in p.venues.most_common(top)),
+                       tuple(names.get(c, c) for c, _ in p.concepts.most_common(top)))
+            for key, n, p in found]
