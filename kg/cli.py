@@ -96,7 +96,8 @@ def _ingest_spark(paths, skip_invalid: bool, master: str | None, output: str, st
 def _summary_lines(summary) -> list[str]:
     b, a = summary.before, summary.after
     return [
-        f"read {summary.records} records from {summary.files} file(s) in {summary.seconds:.1f}s",
+        f"read {summary.records} records from {summary.files} file(s) in {summary.seconds:.1f}s "
+        f"(who is who: {summary.people_seconds:.1f}s)",
         f"papers: +{summary.papers_added} new, {summary.papers_already_present} already present, "
         f"{summary.repeated_listings} repeated listing(s) merged",
         f"authors +{a.authors - b.authors}, concepts +{a.concepts - b.concepts}, "

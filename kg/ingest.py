@@ -39,6 +39,7 @@ class IngestSummary:
     before: Stats
     after: Stats
     seconds: float
+    people_seconds: float = 0.0  # of which the people stage (kg.authors): who is who
 
 
 
@@ -71,6 +72,7 @@ class Ingest:
         self.extract = extract
         self._signatures: dict[str, str] = {}  # stored papers' signatures read so far this run (never rewritten)
         self._people = People(store)
+        self._people_seconds = 0.0
 
     def run(self, paths: Sequence[str | Path], *, progress: Progress = no_progress, on_error: OnError | None = None) -> IngestSummary:
         """Add the papers of files or folders to the graph: incremental, idempotent, resumable.
@@ -107,6 +109,7 @@ class Ingest:
         with self.store.writer_lock():
             self._signatures = {}
             self._people = People(self.store)  # who is who, read from the store as blocks come up, for this run
+            self._people_seconds = 0.0
             before = self.store.stats()
             for chunk in chunks:
                 added, present, repeated = self._chunk(chunk, before.papers + totals["added"], inner)
@@ -121,6 +124,7 @@ class Ingest:
             before=before,
             after=self.store.stats(),
             seconds=time.perf_counter() - started,
+            people_seconds=self._people_seconds,
         )
 
     def _chunk(self, records: list[SourceRecord], papers_before: int, progress: Progress) -> tuple[int, int, int]:
@@ -151,10 +155,12 @@ class Ingest:
 
     def _assign_people(self, batch) -> None:
         """The people stage (``kg.authors``): each new byline name becomes a known person or a new one."""
+        started = time.perf_counter()
         mentions = batch_mentions(batch)
         self._people.prepare(m for _, m in mentions)
         keys, people = people_of(assign_in_order(Assigner(self._people), mentions))
         rewrite(batch, keys, people, self.settings.max_coauthor_byline)
+        self._people_seconds += time.perf_counter() - started
 
     def _link_new_papers(self, batch, n_papers: int) -> None:
         """Shares-concept edges chosen by the new papers, and their concept norms; stored edges stay as they are."""

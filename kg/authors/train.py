@@ -25,7 +25,7 @@ from kg.authors.training import CORPUS_FILE, TrainingPaper, concepts_cache, pape
 
 __all__ = ["examples", "fit", "cluster", "b3", "main"]
 
-THRESHOLDS = (0.25, 0.35, 0.45)
+THRESHOLDS = (0.03, 0.05, 0.1, 0.2)
 FOLDS = 5
 
 
