@@ -44,6 +44,7 @@ class AuthorCard:
     papers: list[Paper] = field(default_factory=list)
     coauthors: list[NamedCoauthor] = field(default_factory=list)
     suggestions: list[Author] = field(default_factory=list)  # close names, when there is no exact one
+    evidence: list[tuple[str, str | None, str | None]] = field(default_factory=list)  # (paper id, name as written, why)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +104,8 @@ class Cards:
         coauthors = self.store.coauthors_of([found.key])[0][:limit]
         people = self.store.authors_by_keys([c.author_key for c in coauthors])
         named = [NamedCoauthor(c.author_key, a.name if a else c.author_key, c.joint_papers) for c, a in zip(coauthors, people, strict=True)]
-        return AuthorCard(found, len(papers), papers[:limit], named)
+        evidence = self.store.authorships_of_authors([found.key])[0][:limit]
+        return AuthorCard(found, len(papers), papers[:limit], named, evidence=evidence)
 
     def _close_authors(self, name: str, limit: int) -> list[Author]:
         """Authors whose names share a word with ``name``, the most similar first."""

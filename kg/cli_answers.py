@@ -115,7 +115,8 @@ def author(name: str, first: int, as_json: bool) -> None:
         raise KGError(message)
     a = card.author
     lines = [f"{a.name}  ({card.paper_count} papers)  id: {a.key}", "papers:", *_table([(p.year or "", p.id, p.label[:80]) for p in card.papers], ("year", "id", "title")),
-             "co-authors:", *_table([(c.joint_papers, c.name) for c in card.coauthors], ("joint papers", "name"))]
+             "co-authors:", *_table([(c.joint_papers, c.name) for c in card.coauthors], ("joint papers", "name")),
+             "why each paper is theirs:", *_table([(p, n or "", w or "") for p, n, w in card.evidence], ("paper", "as written", "why"))]
     _emit(as_json, asdict(card), lines)
 
 

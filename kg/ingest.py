@@ -107,9 +107,7 @@ class Ingest:
             inner = no_progress
         totals = Counter()
         with self.store.writer_lock():
-            self._signatures = {}
-            self._people = People(self.store)  # who is who, read from the store as blocks come up, for this run
-            self._people_seconds = 0.0
+            self._fresh_run()
             before = self.store.stats()
             for chunk in chunks:
                 added, present, repeated = self._chunk(chunk, before.papers + totals["added"], inner)
@@ -126,6 +124,12 @@ class Ingest:
             seconds=time.perf_counter() - started,
             people_seconds=self._people_seconds,
         )
+
+    def _fresh_run(self) -> None:
+        """What one run keeps between its chunks, read from the store as it is now."""
+        self._signatures = {}
+        self._people = People(self.store)  # who is who, read from the store as blocks come up
+        self._people_seconds = 0.0
 
     def _chunk(self, records: list[SourceRecord], papers_before: int, progress: Progress) -> tuple[int, int, int]:
         """One all-or-nothing write: (papers added, papers already present, repeated listings merged)."""

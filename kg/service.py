@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from pathlib import Path
 
 from kg.config import Settings
-from kg.authors.lookup import PersonHint, people_named
+from kg.authors.lookup import PersonHint, people_named, resolve
 from kg.errors import AmbiguousAuthor, InvalidArgument
 from kg.extract.abbreviations import keyword_parts
 from kg.extract.normalize import phrase_key
@@ -167,12 +167,12 @@ class KGService:
     def author_id(self, ref: str) -> str:
         """The id a user's reference means: an id as it is (``yang liu~2``), else a name's one person, else
         the name's key (a store from before people). Several people of that name: ``AmbiguousAuthor``."""
-        if self.store.authors_by_keys([ref])[0] is not None:
-            return ref
-        found = self.people(ref)
+        exact, found = resolve(self.store, ref)
+        if exact is not None:
+            return exact
         if len(found) > 1:
-            raise AmbiguousAuthor(ref, [(p.author.key, p.describe()) for p in found])
-        return found[0].author.key if found else author_key(ref)
+            raise AmbiguousAuthor(ref, [(p.author.key, p.describe()) for p in self.people(ref)])
+        return found[0][0] if found else author_key(ref)  # else the key a store from before people gave it
 
     def people(self, name: str) -> list[PersonHint]:
         """Everyone who bears a name, most papers first, with what tells them apart."""

@@ -21,7 +21,7 @@ from kg.authors.names import ParsedName, fold, parse_name
 from kg.authors.profile import Profile, venue_series
 from kg.graph.identity import author_key, clean_author_name
 
-__all__ = ["Mention", "mention_of", "PairModel", "load_model", "Person", "Block", "People", "Assigner", "Decision"]
+__all__ = ["Mention", "mention_of", "PairModel", "load_model", "Person", "Block", "People", "Assigner", "Decision", "explain"]
 
 MODEL_PATH = Path(__file__).with_name("data") / "model.json"
 
@@ -160,8 +160,8 @@ class Decision:
     mention: Mention
     person: Person
     probability: float | None
-    reason: str  # "model" | "new" | "source id" | "correction"
-    features: tuple[float, ...] = ()
+    reason: str  # "model" | "new" | "source id"
+    why: str = ""  # in words: what decided it
 
 
 class People:
@@ -263,7 +263,7 @@ class Assigner:
         if m.source_id and (key := self.people.ids.get(m.source_id)) and key not in on_paper:
             person = self.people.by_key.get(key)
             if person is not None:
-                return Decision(m, person, None, "source id")
+                return Decision(m, person, None, "source id", f"the source id {m.source_id}")
         best, best_p, best_x = None, -1.0, ()
         pairs = list(self.people.blocks[m.block].pairs(m, self.candidates(m, on_paper)))
         if pairs:
@@ -271,5 +271,21 @@ class Assigner:
                 if p > best_p:
                     best, best_p, best_x = person, p, tuple(x)
         if best is not None and best_p >= self.model.threshold:
-            return Decision(m, best, best_p, "model", best_x)
-        return Decision(m, self.people.new(m), None, "new")
+            return Decision(m, best, best_p, "model", explain(m, best.profile, best_p))
+        why = (f"someone new: the likeliest known {best.name} ({best.key}) scored {best_p:.2f}, under {self.model.threshold:g}"
+               if best is not None else f"someone new: no one kg knew bears a name that fits {m.written}")
+        return Decision(m, self.people.new(m), None, "new", why)
+
+
+def explain(m: Mention, profile: Profile, probability: float) -> str:
+    """Why a mention is a known person, in words: what the two share (co-authors, place, concepts, venue, years)."""
+    shared = [c.title() for c in m.coauthors if c in profile.coauthors][:3]
+    concepts = [c for c in m.concepts if c in profile.concepts][:3]
+    gap = min(abs(m.year - y) for y in profile.years) if m.year and profile.years else None
+    parts = [f"co-authors {', '.join(shared)}" if shared else "",
+             f"affiliation {m.affiliation}" if m.affiliation and m.affiliation in profile.affiliations else "",
+             f"concepts {', '.join(concepts)}" if concepts else "",
+             f"venue {m.venue}" if m.venue and m.venue in profile.venues else "",
+             f"{gap} year{'s' if gap != 1 else ''} from their nearest paper" if gap is not None else ""]
+    found = "; ".join(p for p in parts if p) or "a fitting name and nothing against it"
+    return f"the same person as on {profile.papers} earlier paper{'s' if profile.papers != 1 else ''} (p={probability:.2f}): {found}"

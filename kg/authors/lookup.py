@@ -9,7 +9,7 @@ from kg.authors.names import NAME_EXACT, given_compatibility, parse_name
 from kg.authors.profile import Profile
 from kg.models import Author
 
-__all__ = ["PersonHint", "people_named"]
+__all__ = ["PersonHint", "people_named", "resolve"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,15 +31,35 @@ class PersonHint:
         return "; ".join(p for p in parts if p)
 
 
-def people_named(store, name: str, *, top: int = 3) -> list[PersonHint]:
-    """Every person who has used this spelling of a name (else whose names it fits), most papers first."""
+def _block_of(ref: str) -> str | None:
+    """The block a name, or a person's id (``yang liu~2``), falls in."""
+    base, tilde, n = ref.rpartition("~")
+    parsed = parse_name(base if tilde and n.isdigit() else ref)
+    return parsed.block if parsed else None
+
+
+def _named(rows, name: str) -> list:
+    """The rows (key, name, profile) of people who used this spelling, else whose names it fits; most papers first."""
     parsed = parse_name(name)
     if parsed is None:
         return []
-    rows = [(key, n, Profile.decode(p)) for key, n, _, p in store.people_in_blocks([parsed.block])]
     exact = [r for r in rows if any(given_compatibility(parsed.given, tuple(g.split())) == NAME_EXACT for g in r[2].names)]
     found = exact or [r for r in rows if name_level(parsed, r[2].names)]
-    found.sort(key=lambda r: (-r[2].papers, r[0]))
+    return sorted(found, key=lambda r: (-r[2].papers, r[0]))
+
+
+def resolve(store, ref: str) -> tuple[str | None, list]:
+    """(the id ``ref`` names exactly, else None; the people whose names ``ref`` fits): one read of one block."""
+    block = _block_of(ref)
+    if block is None:
+        return None, []
+    rows = [(key, n, Profile.decode(p)) for key, n, _, p in store.people_in_blocks([block])]
+    return (ref if any(key == ref for key, _, _ in rows) else None), _named(rows, ref)
+
+
+def people_named(store, name: str, *, top: int = 3) -> list[PersonHint]:
+    """Every person who has used this spelling of a name (else whose names it fits), most papers first."""
+    found = resolve(store, name)[1]
     keys = sorted({c for _, _, p in found for c, _ in p.concepts.most_common(top)})
     names = {k: c.name for k, c in zip(keys, store.concepts_by_keys(keys)) if c is not None}
     return [PersonHint(Author(key, n), p.papers, tuple(a for a, _ in p.affiliations.most_common(top)),

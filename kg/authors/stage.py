@@ -58,17 +58,18 @@ def assign_in_order(assigner: Assigner, mentions: Iterable[tuple[Order, Mention]
     return out
 
 
-def people_of(decisions: Iterable[Decision]) -> tuple[dict[tuple[str, int], str], dict[str, Author]]:
-    """(paper id, position) -> person key, and each person as the batch writes them (profile as it now stands)."""
+def people_of(decisions: Iterable[Decision]) -> tuple[dict[tuple[str, int], tuple[str, str]], dict[str, Author]]:
+    """(paper id, position) -> (person key, why), and each person as the batch writes them (profile as it now stands)."""
     keys, authors = {}, {}
     for d in decisions:
-        keys[d.mention.paper, d.mention.position] = d.person.key
+        keys[d.mention.paper, d.mention.position] = (d.person.key, d.why)
         authors[d.person.key] = d.person
     return keys, {k: Author(p.key, p.name, p.block, p.profile.encode()) for k, p in authors.items()}
 
 
-def rewrite(batch: GraphBatch, keys: Mapping[tuple[str, int], str], people: Mapping[str, Author], max_coauthor_byline: int) -> None:
-    """The batch keyed by people: ``keys`` maps (paper id, position) of each byline row to its person's key.
+def rewrite(batch: GraphBatch, keys: Mapping[tuple[str, int], tuple[str, str]], people: Mapping[str, Author],
+            max_coauthor_byline: int) -> None:
+    """The batch keyed by people: ``keys`` maps (paper id, position) of each byline row to its person's key and why.
 
     A name without letters keeps its name key. Authors are the people this batch touched,
     with their profiles; co-author pairs and affiliations are counted again per person.
@@ -79,13 +80,13 @@ def rewrite(batch: GraphBatch, keys: Mapping[tuple[str, int], str], people: Mapp
     byline_of: dict[str, list[str]] = defaultdict(list)
     author_ids = {}
     for pid, position, written, place, source_id in batch.bylines:
-        key = keys.get((pid, position))
+        key, why = keys.get((pid, position), (None, ""))
         author = make_author(written) if key is None else people[key]
         authors[author.key] = author
         if author.key in byline_of[pid]:
             continue
         byline_of[pid].append(author.key)
-        authored.append((author.key, pid, position))
+        authored.append((author.key, pid, position, written, why))
         institution = make_institution(place) if place else None
         if institution is not None:
             affiliated[author.key, institution.key] += 1

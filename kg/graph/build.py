@@ -37,7 +37,8 @@ class GraphBatch:
 
     papers: list[Paper] = field(default_factory=list)
     authors: list[Author] = field(default_factory=list)
-    authored: list[tuple[str, str, int]] = field(default_factory=list)  # author key, paper id, position
+    # author key, paper id, position; after the people stage also the name as written there and why it is that person
+    authored: list[tuple] = field(default_factory=list)
     areas: list[ResearchArea] = field(default_factory=list)
     in_area: list[tuple[str, str]] = field(default_factory=list)  # paper id, area path
     concepts: list[Concept] = field(default_factory=list)

@@ -135,9 +135,9 @@ def assign_block(items: Iterable[tuple[tuple[int, int, int], object]]) -> Iterat
     order = {(m.paper, m.position): o[0] for o, m in items}
     keys, authors = people_of(assign_in_order(Assigner(people), items))
     named = set()
-    for (pid, position), key in keys.items():
+    for (pid, position), (key, why) in keys.items():
         chunk = order[pid, position]
-        yield chunk, ("m", pid, position, key)
+        yield chunk, ("m", pid, position, key, why)
         if (chunk, key) not in named:
             named.add((chunk, key))
             yield chunk, ("p", authors[key])
@@ -150,7 +150,7 @@ def people_batch(batch: GraphBatch, rows: Iterable[tuple], max_coauthor_byline: 
     keys, authors = {}, {}
     for row in rows:
         if row[0] == "m":
-            keys[row[1], row[2]] = row[3]
+            keys[row[1], row[2]] = (row[3], row[4])
         else:
             authors[row[1].key] = row[1]
     rewrite(batch, keys, authors, max_coauthor_byline)

@@ -103,6 +103,10 @@ class BatchedReads(ABC):
     def areas_of_papers(self, ids: Sequence[str]) -> list[list[ResearchArea]]: ...
 
     @abstractmethod
+    def authorships_of_authors(self, keys: Sequence[str]) -> list[list[tuple[str, str | None, str | None]]]:
+        """Each person's (paper id, name as written there, why the people stage took it for them), by paper id."""
+
+    @abstractmethod
     def concepts_of_papers(self, ids: Sequence[str]) -> list[list[Concept]]:
         """Heaviest mention first."""
 

@@ -134,3 +134,17 @@ def test_a_name_many_people_bear_lists_them_with_what_tells_them_apart(make_serv
         out = CliRunner().invoke(main, ["author", "Wei Wang"], env={"KG_DATA_DIR": str(svc.settings.data_dir), "NEO4J_URI": None})
         get_settings.cache_clear()
         assert "2 people are named 'Wei Wang'" in out.output and people[1].author.key in out.output
+
+
+def test_each_paper_says_why_it_is_that_persons(make_service, tmp_path):
+    svc = make_service()
+    svc.ingest([write_jsonl(tmp_path / "a.jsonl", [robotics(0), robotics(1, name="W. Wang"),
+                                                  robotics(2, author_ids=["orcid:0000-0002", None, None])])])
+    [person] = [p.author for p in svc.people("Wei Wang")]
+    rows = svc.store.authorships_of_authors([person.key])[0]
+    assert [(p, n) for p, n, _ in rows] == [("r0", "Wei Wang"), ("r1", "W. Wang"), ("r2", "Wei Wang")]
+    first, second, third = (why for _, _, why in rows)
+    assert first.startswith("someone new")
+    assert second.startswith("the same person as on 1 earlier paper") and "co-authors Jonas Buchli, Marco Hutter" in second
+    assert "affiliation eth zurich" in second and "venue icra" in second
+    assert third.startswith("the same person as on 2 earlier papers")

@@ -35,6 +35,15 @@ class EmbeddedBatchedReads(GraphView):
             out.append([self._author(m) for m, _ in rows])
         return out
 
+    def authorships_of_authors(self, keys):
+        out = []
+        nodes = self.graph.nodes
+        for key in keys:
+            node = node_id("author", key)
+            rows = self._out(node, "AUTHORED") if node in self.graph else ()
+            out.append(sorted((nodes[p]["id"], d.get("name"), d.get("why")) for p, d in rows))
+        return out
+
     def _areas_linked(self, kind: str, keys, edges) -> list[list]:
         """For each node, the areas ``edges(node)`` leads to, by path ([] for an unknown node)."""
         nodes = [node_id(kind, k) for k in keys]

@@ -49,8 +49,10 @@ def apply_batch(g: nx.DiGraph, batch: GraphBatch) -> None:
             g.add_node(node, kind="concept", key=c.key, name=c.name, aliases=sorted(c.aliases), broader=c.broader)
     for narrow, broad in batch.broader:
         g.add_edge(node_id("concept", narrow), node_id("concept", broad), type="BROADER")
-    for key, pid, position in batch.authored:
+    for key, pid, position, *note in batch.authored:
         g.add_edge(node_id("author", key), node_id("paper", pid), type="AUTHORED", position=position)
+        if note:
+            g.edges[node_id("author", key), node_id("paper", pid)].update(name=note[0], why=note[1])
     for pid, path in batch.in_area:
         g.add_edge(node_id("paper", pid), node_id("area", path), type="IN_AREA")
     for pid, key, weight in batch.mentions:

@@ -12,6 +12,9 @@ from kg.store.neo4j.plan_cypher import Unsupported, plan_query, tree_values
 
 __all__ = ["Neo4jBatchedReads"]
 
+AUTHORSHIPS_OF_AUTHORS = """UNWIND $keys AS key MATCH (:Author {key: key})-[r:AUTHORED]->(p:Paper)
+RETURN key, p.id AS paper, r.name AS name, r.why AS why"""
+
 
 class Neo4jBatchedReads:
     """Each method answers a list of parents with a list of answers, in order; the store gives ``_read``."""
@@ -43,6 +46,10 @@ class Neo4jBatchedReads:
 
     def authors_of_papers(self, ids):
         return self._grouped(cypher.AUTHORS_OF_PAPERS, "ids", ids, "id", cypher.author_of)
+
+    def authorships_of_authors(self, keys):
+        rows = self._grouped(AUTHORSHIPS_OF_AUTHORS, "keys", keys, "key", lambda r: (r["paper"], r["name"], r["why"]))
+        return [sorted(r) for r in rows]
 
     def areas_of_papers(self, ids):
         return self._grouped(cypher.AREAS_OF_PAPERS, "ids", ids, "id", lambda r: cypher.area_of(r["r"]))

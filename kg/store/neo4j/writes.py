@@ -55,7 +55,7 @@ MERGE_AUTHORED: LiteralString = """
 UNWIND $rows AS row
 MATCH (a:Author {key: row.author}), (p:Paper {id: row.paper})
 MERGE (a)-[r:AUTHORED]->(p)
-ON CREATE SET r.position = row.position
+ON CREATE SET r.position = row.position, r.name = row.name, r.why = row.why
 """
 MERGE_IN_AREA: LiteralString = """
 UNWIND $rows AS row
@@ -151,7 +151,8 @@ def batch_rows(batch: GraphBatch) -> dict[str, list[dict]]:
         "concepts": [{"key": c.key, "name": c.name, "aliases": list(c.aliases), "broader": c.broader} for c in batch.concepts],
         "subarea_of": [{"child": a.path, "parent": a.parent} for a in batch.areas if a.parent],
         "broader": [{"narrow": n, "broad": b} for n, b in batch.broader],
-        "authored": [{"author": a, "paper": p, "position": pos} for a, p, pos in batch.authored],
+        "authored": [{"author": a, "paper": p, "position": pos, "name": (note or (None,))[0], "why": (note or (None, None))[1]}
+                     for a, p, pos, *note in batch.authored],
         "in_area": [{"paper": p, "area": a} for p, a in batch.in_area],
         "mentions": [{"paper": p, "concept": c, "weight": w} for p, c, w in batch.mentions],
         "co_authored": [{"a": a, "b": b, "inc": n} for (a, b), n in sorted(batch.coauthor_increments.items())],

@@ -8,7 +8,7 @@ from kg.api.graphql.context import Info
 from kg.api.graphql.types.paper import PaperType
 from kg.models import Author
 
-__all__ = ["AuthorType", "AffiliationType", "CoauthorType", "CoauthorEdgeType", "CoauthorNetworkType"]
+__all__ = ["AuthorType", "AuthorshipEvidenceType", "AffiliationType", "CoauthorType", "CoauthorEdgeType", "CoauthorNetworkType"]
 
 
 @strawberry.type(name="Author")
@@ -37,6 +37,12 @@ class AuthorType:
         authors = await info.context.loaders.author.load_many([r.author_key for r in rows])
         return [CoauthorType(author=AuthorType(model=a), joint_papers=r.joint_papers) for r, a in zip(rows, authors, strict=True) if a]
 
+    @strawberry.field(description="Why each paper is this person's: the name as written there and what decided it "
+                                  "(co-authors, affiliation, concepts, venue and years shared with their earlier papers).")
+    async def evidence(self, info: Info) -> list["AuthorshipEvidenceType"]:
+        [rows] = await info.context.call(info.context.service.store.authorships_of_authors, [self.model.key])
+        return [AuthorshipEvidenceType(paper_id=strawberry.ID(p), name_as_written=n, why=w) for p, n, w in rows]
+
     @strawberry.field(description="Institutions named beside this author on their papers, most papers first.")
     async def institutions(self, info: Info) -> list["AffiliationType"]:
         rows = await info.context.loaders.author_institutions.load(self.model.key)
@@ -52,6 +58,13 @@ class AuthorType:
             total_nodes=net.total_nodes,
             communities=[[strawberry.ID(k) for k in c] for c in net.communities],
         )
+
+
+@strawberry.type(name="AuthorshipEvidence")
+class AuthorshipEvidenceType:
+    paper_id: strawberry.ID
+    name_as_written: str | None = strawberry.field(description="The name on that paper's byline (null: stored before kg knew people).")
+    why: str | None = strawberry.field(description="What decided that this name there is this person.")
 
 
 @strawberry.type(name="Affiliation")
