@@ -105,6 +105,7 @@ def _summary_lines(summary) -> list[str]:
         f"co-author pairs {b.coauthor_edges} -> {a.coauthor_edges}, "
         f"shares-concept pairs {b.shared_concept_edges} -> {a.shared_concept_edges}",
         f"totals: {a.papers} papers, {a.authors} authors, {a.concepts} concepts, {a.research_areas} areas",
+        *(f"skipped {path}: {why}" for path, why in summary.skipped_files),
     ]
 
 

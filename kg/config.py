@@ -51,6 +51,7 @@ class Settings(BaseSettings):
     request_deadline: float = Field(default=10.0, alias="KG_REQUEST_DEADLINE", gt=0, description="seconds one operation may run")
     max_body_bytes: int = Field(default=100_000, alias="KG_MAX_BODY_BYTES", ge=1_000)
     max_query_words: int = Field(default=32, alias="KG_MAX_QUERY_WORDS", ge=1, description="words in a search or text filter")
+    openapi: bool = Field(default=False, alias="KG_OPENAPI", description="serve /docs, /redoc and /openapi.json (FastAPI's pages)")
     allowed_hosts: Annotated[list[str], NoDecode] = Field(default=["127.0.0.1", "localhost", "::1"], alias="KG_ALLOWED_HOSTS")
 
     @field_validator("allowed_hosts", mode="before")

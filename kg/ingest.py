@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -40,6 +40,7 @@ class IngestSummary:
     after: Stats
     seconds: float
     people_seconds: float = 0.0  # of which the people stage (kg.authors): who is who
+    skipped_files: list = field(default_factory=list)  # (path, why) a folder held and kg passed over
 
 
 
@@ -88,7 +89,8 @@ class Ingest:
         """
         started = time.perf_counter()
         self.store.check()
-        files = expand_paths(paths)
+        skipped: list[tuple[Path, str]] = []
+        files = expand_paths(paths, skipped)
         size = self.settings.ingest_chunk
         held: list[SourceRecord] | None = []  # the records themselves while they fit in one chunk
         n_records = 0
@@ -123,6 +125,7 @@ class Ingest:
             after=self.store.stats(),
             seconds=time.perf_counter() - started,
             people_seconds=self._people_seconds,
+            skipped_files=skipped,
         )
 
     def _fresh_run(self) -> None:

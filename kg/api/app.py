@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import re
 import logging
 import threading
 from collections.abc import AsyncIterator
@@ -17,7 +18,7 @@ from kg.api.explorer import add_explorer
 from kg.api.graphql.context import Context
 from kg.api.graphql.http import KGGraphQLRouter
 from kg.api.graphql.schema import build_schema
-from kg.api.guards import RequestGuard, public_message
+from kg.api.guards import PagePolicy, RequestGuard, page_policy, public_message
 from kg.errors import KGError
 from kg.service import KGService
 
@@ -44,14 +45,16 @@ def create_app(service: KGService, *, owns_service: bool = False, plans: bool = 
             if owns_service:
                 service.close()
 
-    app = FastAPI(title="kg", summary="A knowledge graph of research literature, over GraphQL.", lifespan=lifespan)
-    app.add_middleware(RequestGuard, max_body_bytes=settings.max_body_bytes)
-    app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_hosts)
+    docs = {} if settings.openapi else {"docs_url": None, "redoc_url": None, "openapi_url": None}
+    app = FastAPI(title="kg", summary="A knowledge graph of research literature, over GraphQL.", lifespan=lifespan, **docs)
 
     async def get_context(request: Request) -> Context:
         return Context(service, plans=plans, tree=getattr(request.app.state, "tree", None))
 
     router = KGGraphQLRouter(build_schema(settings=settings), context_getter=get_context, graphql_ide="graphiql")
+    app.add_middleware(PagePolicy, policy=page_policy(re.findall(r"<script>(.*?)</script>", router.graphql_ide_html, re.S)))
+    app.add_middleware(RequestGuard, max_body_bytes=settings.max_body_bytes)
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_hosts)
     app.include_router(router, prefix="/graphql")
     add_explorer(app)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["RequestGuard", "public_message"]
+__all__ = ["RequestGuard", "PagePolicy", "page_policy", "public_message"]
 
 
 class _TooLarge(Exception):
@@ -66,6 +66,40 @@ class RequestGuard:
     async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
         response = PlainTextResponse(f"request body larger than {self.max_body_bytes} bytes (KG_MAX_BODY_BYTES)", status_code=413)
         await response(scope, receive, send)
+
+
+def page_policy(inline_scripts: list[str]) -> str:
+    """The Content-Security-Policy of kg's pages: everything from kg itself, scripts only from its files (and the
+    inline scripts named, by hash), the explorer's layout worker from a blob, and no framing by other sites."""
+    import base64
+    import hashlib
+
+    hashes = " ".join(f"'sha256-{base64.b64encode(hashlib.sha256(s.encode()).digest()).decode()}'" for s in inline_scripts)
+    return ("default-src 'self'; " f"script-src 'self'{' ' + hashes if hashes else ''}; worker-src 'self' blob:; "
+            "style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; "
+            "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
+class PagePolicy:
+    """Pure ASGI middleware: HTML responses (the explorer, GraphiQL) carry ``policy`` and ``X-Frame-Options: DENY``."""
+
+    def __init__(self, app: ASGIApp, *, policy: str) -> None:
+        self.app = app
+        self.headers = [(b"content-security-policy", policy.encode()), (b"x-frame-options", b"DENY")]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_policy(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                kind = dict(message.get("headers", ())).get(b"content-type", b"")
+                if kind.startswith(b"text/html"):
+                    message = {**message, "headers": [*message.get("headers", ()), *self.headers]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_policy)
 
 
 def public_message(exc: Exception) -> str:

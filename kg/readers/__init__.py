@@ -21,13 +21,17 @@ def file_format(path: Path) -> str:
     return Path(path.stem).suffix if path.suffix == ".gz" else path.suffix
 
 
-def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
-    """Files named, plus the readable files inside folders named, in a stable order."""
+def expand_paths(paths: Iterable[str | Path], skipped: list[tuple[Path, str]] | None = None) -> list[Path]:
+    """Files named, plus the readable files inside folders named, in a stable order.
+
+    Inside a folder, a link that leads out of it is never followed, and a file of no known format
+    is passed over: each is added to ``skipped`` with the reason.
+    """
     files: list[Path] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.is_file() and file_format(p) in READERS)
+            found = _folder_files(path, [] if skipped is None else skipped)
             if not found:
                 raise ReaderError(str(path), None, "folder holds no .txt, .jsonl, .json or .bib file")
             files.extend(found)
@@ -40,6 +44,22 @@ def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
         else:
             raise ReaderError(str(path), None, "no such file or folder")
     return files
+
+
+def _folder_files(folder: Path, skipped: list[tuple[Path, str]]) -> list[Path]:
+    inside = folder.resolve()
+    found = []
+    for p in sorted(folder.rglob("*")):
+        if not p.resolve().is_relative_to(inside):
+            if p.is_symlink():  # what lies below a linked folder is not named again
+                skipped.append((p, f"a link to {p.resolve()}, outside the folder: not followed"))
+        elif not p.is_file():
+            continue
+        elif file_format(p) not in READERS:
+            skipped.append((p, f"unknown format {file_format(p) or p.name!r}: kg reads .txt, .jsonl, .json, .bib (optionally .gz)"))
+        else:
+            found.append(p)
+    return found
 
 
 def read_path(path: str | Path, on_error: OnError | None = None) -> Iterator[SourceRecord]:

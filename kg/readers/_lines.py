@@ -23,8 +23,12 @@ def strip_controls(text: str) -> str:
     return _CONTROLS.sub("", text)
 
 
-def decoded_lines(path: Path) -> Iterator[tuple[int, str]]:
-    """Yield (line number from 1, text without the line break); ``.gz`` files are read through gzip."""
+def decoded_lines(path: Path, on_error=None) -> Iterator[tuple[int, str]]:
+    """Yield (line number from 1, text without the line break); ``.gz`` files are read through gzip.
+
+    A line that is not UTF-8 raises its ReaderError, or with ``on_error`` (``OnError``) is handed
+    to it (with the line's text, bad bytes replaced) and left out.
+    """
     try:
         handle = gzip.open(path, "rb") if path.suffix == ".gz" else path.open("rb")
     except OSError as exc:
@@ -34,9 +38,11 @@ def decoded_lines(path: Path) -> Iterator[tuple[int, str]]:
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
-                raise ReaderError(
-                    str(path), number, f"invalid UTF-8 at byte {exc.start} of the line"
-                ) from exc
+                error = ReaderError(str(path), number, f"invalid UTF-8 at byte {exc.start} of the line")
+                if on_error is None:
+                    raise error from exc
+                on_error(error, raw.decode("utf-8", "replace").rstrip("\r\n"))
+                continue
             if number == 1:
                 text = text.removeprefix("\ufeff")
             yield number, text.rstrip("\r\n")

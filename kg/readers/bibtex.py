@@ -31,12 +31,18 @@ def _text(value) -> str:
     return " ".join(strip_controls(str(value or "")).replace("{", "").replace("}", "").split())
 
 
+def _reason(error: Exception) -> str:
+    """The parser's reason for a failed block (its aborted blocks keep it in ``abort_reason``, not the message)."""
+    reason = getattr(error, "abort_reason", None) or str(error) or type(error).__name__
+    return " ".join(reason.split())
+
+
 def read_bibtex(path: str | Path, on_error: OnError | None = None) -> Iterator[SourceRecord]:
     """Read the entries of a BibTeX file; each record knows the line its entry starts on."""
     path = Path(path)
     text = "\n".join(line for _, line in decoded_lines(path))  # invalid UTF-8 is named with its line here
     library = bibtexparser.parse_string(text, append_middleware=[LatexDecodingMiddleware(), SeparateCoAuthors(), SplitNameParts()])
-    problems = [ReaderError(str(path), block.start_line + 1, f"invalid BibTeX: {block.error}".splitlines()[0])
+    problems = [ReaderError(str(path), block.start_line + 1, f"invalid BibTeX: {_reason(block.error)}")
                 for block in library.failed_blocks]
     for error in problems:
         if on_error is None:

@@ -31,7 +31,7 @@ def read_jsonl(path: str | Path, on_error: OnError | None = None) -> Iterator[So
         naming the file, the line and the field that is wrong (unless ``on_error`` takes it).
     """
     path = Path(path)
-    for _, text, found in parse_numbered(decoded_lines(path), str(path)):
+    for _, text, found in parse_numbered(decoded_lines(path, on_error), str(path)):
         if isinstance(found, ReaderError):
             if on_error is None:
                 raise found

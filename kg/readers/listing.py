@@ -66,7 +66,7 @@ def read_listing(path: str | Path, on_error: OnError | None = None) -> Iterator[
     """
     path = Path(path)
     source = str(path)
-    paragraphs = [(n, strip_controls(t).strip()) for n, t in decoded_lines(path) if t.strip()]
+    paragraphs = [(n, strip_controls(t).strip()) for n, t in decoded_lines(path, on_error) if t.strip()]
     if not paragraphs:
         raise ReaderError(source, None, "empty file: expected a header line and entries")
     # The first non-empty line is the listing's header (e.g. a search title).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -100,3 +101,39 @@ def test_a_stale_temporary_file_is_removed_by_the_next_write(service, tmp_path):
     os.utime(stale, (time.time() - 7200, time.time() - 7200))
     service.ingest([write_jsonl(tmp_path / "two.jsonl", [paper(2)])])
     assert not stale.exists()
+
+
+def test_invalid_utf8_is_one_more_skippable_record(service, tmp_path):
+    from kg.readers import read_path
+
+    good = (json.dumps(paper(1)) + "\n").encode()
+    path = tmp_path / "bytes.jsonl"
+    path.write_bytes(good + b'{"id": "p2", "title": "caf\xe9"}\n' + (json.dumps(paper(3)) + "\n").encode())
+    with pytest.raises(ReaderError, match=r"bytes.jsonl:2: invalid UTF-8"):
+        list(read_path(path))
+    skipped = []
+    assert [r.id for r in read_path(path, lambda error, text: skipped.append((error.line, text)))] == ["p1", "p3"]
+    assert skipped == [(2, '{"id": "p2", "title": "caf\ufffd"}')]
+
+
+def test_a_broken_bibtex_entry_says_why(tmp_path):
+    from kg.readers import read_path
+
+    path = tmp_path / "refs.bib"
+    path.write_text("@article{ok, title = {Fine}, author = {A. B}}\n@article{bad,\n  title = {Broken\n}\n", encoding="utf-8")
+    with pytest.raises(ReaderError, match=r"refs.bib:2: invalid BibTeX: Unexpectedly reached end of file"):
+        list(read_path(path))
+
+
+def test_a_folder_ingest_stays_in_the_folder_and_names_what_it_passed_over(service, tmp_path):
+    outside = write_jsonl(tmp_path / "outside.jsonl", [paper(9)])
+    folder = tmp_path / "in"
+    (folder / "sub").mkdir(parents=True)
+    write_jsonl(folder / "a.jsonl", [paper(1)])
+    (folder / "link.jsonl").symlink_to(outside)
+    (folder / "sub" / "up").symlink_to(tmp_path, target_is_directory=True)
+    (folder / "notes.md").write_text("not papers")
+    summary = service.ingest([folder])
+    assert summary.papers_added == 1 and service.store.existing_papers(["p1", "p9"]) == {"p1"}
+    assert sorted((p.name, re.split(r"[:,]", why)[0]) for p, why in summary.skipped_files) == [
+        ("link.jsonl", f"a link to {outside}"), ("notes.md", "unknown format '.md'"), ("up", f"a link to {tmp_path}")]

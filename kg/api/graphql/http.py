@@ -84,6 +84,9 @@ class KGGraphQLRouter(GraphQLRouter):
         value = super().decode_json(data)
         if not isinstance(value, dict):
             raise HTTPException(400, f"expected a JSON object, got {type(value).__name__ if value is not None else 'null'}")
+        name = value.get("operationName")
+        if name is not None and not isinstance(name, str):
+            raise HTTPException(400, f"operationName must be a string or null, got {type(name).__name__}")
         return value
 
     async def process_result(self, request: Request, result: ExecutionResult) -> GraphQLHTTPResponse:
