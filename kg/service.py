@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from pathlib import Path
 
 from kg.config import Settings
-from kg.authors.lookup import PersonHint, people_named, resolve
+from kg.authors.lookup import PersonHint, people_named, person_hints, resolve
 from kg.errors import AmbiguousAuthor, InvalidArgument
 from kg.extract.abbreviations import keyword_parts
 from kg.extract.normalize import phrase_key
@@ -173,6 +173,10 @@ class KGService:
         if len(found) > 1:
             raise AmbiguousAuthor(ref, [(p.author.key, p.describe()) for p in self.people(ref)])
         return found[0][0] if found else author_key(ref)  # else the key a store from before people gave it
+
+    def person_hints(self, keys: list[str]) -> dict[str, PersonHint]:
+        """What tells each of these people apart from others of their name."""
+        return person_hints(self.store, keys)
 
     def people(self, name: str) -> list[PersonHint]:
         """Everyone who bears a name, most papers first, with what tells them apart."""

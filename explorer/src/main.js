@@ -159,8 +159,9 @@ async function startView() {
 // -- author -----------------------------------------------------------------------------------
 
 async function authorView(id, first, depth = 2) {
-  const { author } = await api(AUTHOR, { name: id, depth, first });
+  const { author } = await api(AUTHOR, { id, depth, first });
   if (!author) throw new Error(`No author ${id}`);
+  const { people } = await api(`query P($n: String!) { people(name: $n) { author { id name } hint } }`, { n: author.name });
   document.title = `${author.name} — kg`;
   state.view = { kind: "author", id: author.id };
   const net = author.network;
@@ -202,6 +203,7 @@ async function authorView(id, first, depth = 2) {
   $("panel").replaceChildren(
     el("h1", {}, author.name),
     el("p", { class: "muted" }, `${plural(author.paperCount, "paper")}, ${plural(author.coauthors.length, "co-author")}`),
+    othersNamed(author, people),
     author.institutions.length ? el("p", {}, author.institutions.map((i) => `${i.name} (${i.papers})`).join("; ")) : "",
     el("div", { class: "controls" }, more),
     el("h2", {}, "Path to…"),
@@ -222,6 +224,15 @@ async function route2(render) {
   clearGraph();
   try { await render(); } catch (error) { $("panel").replaceChildren(el("p", { class: "error" }, String(error.message || error))); }
   setReady(true);
+}
+
+// Other people who bear this name (kg tells people apart), each with what tells them apart.
+function othersNamed(author, people) {
+  const others = people.filter((p) => p.author.id !== author.id);
+  if (!others.length) return "";
+  return el("div", { class: "others" },
+    el("p", {}, `${others.length} other ${others.length === 1 ? "person" : "people"} named ${author.name}:`),
+    list(others.map((p) => [link("author", p.author.id, p.author.name), ` — ${p.hint}`])));
 }
 
 async function showPath(author, target, out) {
@@ -381,7 +392,7 @@ function showSuggestions(items) {
   box.replaceChildren(...items.map((s, i) => el("li", {
     role: "option", id: `sugg-${i}`, "aria-selected": "false", "data-href": href(s.kind.toLowerCase(), s.id),
     onmousedown: (e) => { e.preventDefault(); pick(i); },
-  }, el("span", {}, s.label), el("span", { class: "kind" }, `${s.kind} · ${s.papers}`))));
+  }, el("span", {}, s.label), el("span", { class: "kind" }, s.hint ? `${s.kind} · ${s.hint}` : `${s.kind} · ${s.papers}`))));
   box.hidden = !items.length;
   input.closest(".search").setAttribute("aria-expanded", String(!box.hidden));
 }
@@ -400,7 +411,7 @@ input.addEventListener("input", () => {
   if (!prefix) { showSuggestions([]); return; }
   timer = setTimeout(async () => {
     const mine = ++asked;
-    const { suggest } = await api(`query S($p: String!) { suggest(prefix: $p, first: 5) { kind id label papers } }`, { p: prefix });
+    const { suggest } = await api(`query S($p: String!) { suggest(prefix: $p, first: 5) { kind id label papers hint } }`, { p: prefix });
     if (mine === asked) showSuggestions(suggest);
   }, 120);
 });

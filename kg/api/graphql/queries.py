@@ -81,6 +81,8 @@ class SuggestionType:
     id: strawberry.ID = strawberry.field(description="The concept's name key, the author's id or the paper's id.")
     label: str
     papers: int = strawberry.field(description="An author's or concept's papers; a paper's citations (0 if unknown).")
+    hint: str | None = strawberry.field(default=None, description="An author's places, venues, years and concepts: "
+                                                                  "what tells people of one name apart.")
 
 
 @strawberry.type(name="YearCount")
@@ -188,7 +190,11 @@ class Query:
     async def suggest(self, info: Info, prefix: str, first: int | None = 5) -> list[SuggestionType]:
         first = check_first(first, 5)
         found = await info.context.call(info.context.service.suggest, prefix, first)
-        return [SuggestionType(kind=SuggestionKind(s.kind), id=strawberry.ID(s.key), label=s.label, papers=s.papers) for s in found]
+        authors = [s.key for s in found if s.kind == "author"]
+        asked = authors and any(f.name == "hint" for f in info.selected_fields[0].selections)
+        hints = await info.context.call(info.context.service.person_hints, authors) if asked else {}
+        return [SuggestionType(kind=SuggestionKind(s.kind), id=strawberry.ID(s.key), label=s.label, papers=s.papers,
+                               hint=hints[s.key].describe() if s.key in hints else None) for s in found]
 
     @strawberry.field(description="Shortest co-author path, endpoints included; null when there is none.")
     async def collaboration_path(
