@@ -89,8 +89,7 @@ class Ingest:
         """
         started = time.perf_counter()
         self.store.check()
-        skipped: list[tuple[Path, str]] = []
-        files = expand_paths(paths, skipped)
+        files = expand_paths(paths, skipped := [])  # (path, why) a folder held that kg passes over
         size = self.settings.ingest_chunk
         held: list[SourceRecord] | None = []  # the records themselves while they fit in one chunk
         n_records = 0
@@ -124,8 +123,7 @@ class Ingest:
             before=before,
             after=self.store.stats(),
             seconds=time.perf_counter() - started,
-            people_seconds=self._people_seconds,
-            skipped_files=skipped,
+            people_seconds=self._people_seconds, skipped_files=skipped,
         )
 
     def _fresh_run(self) -> None:

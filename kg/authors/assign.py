@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -77,10 +77,6 @@ class PairModel:
     def probabilities(self, xs: Sequence[Sequence[float]]) -> list[float]:
         return [self.probability(x) for x in xs]
 
-    def contributions(self, x: Sequence[float]) -> dict[str, float]:
-        """Each feature's share of the decision (log-odds), the evidence an explanation cites."""
-        return {f: c * (v - m) / s for f, c, v, m, s in zip(FEATURES, self.coef, x, self.mean, self.scale)}
-
     def to_json(self, **extra) -> dict:
         return {"features": list(FEATURES), "mean": list(self.mean), "scale": list(self.scale), "coef": list(self.coef),
                 "intercept": self.intercept, "threshold": self.threshold, **extra}
@@ -104,7 +100,6 @@ class Person:
     name: str
     block: str
     profile: Profile
-    changed: bool = False
     _blocks: set | None = None
     _norm: float | None = None
 
@@ -123,7 +118,6 @@ class Person:
         if self._blocks is not None:
             self._blocks.update(coauthor_block(c) for c in mention.coauthors)
         self._norm = None
-        self.changed = True
 
 
 @dataclass(slots=True)
@@ -155,7 +149,7 @@ class Block:
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """Where a mention went and why: the person, the probability (None for a new person or a source id), the runner-up."""
+    """Where a mention went and why: the person, the model's probability (None for a new person or a source id)."""
 
     mention: Mention
     person: Person
@@ -214,7 +208,7 @@ class People:
         while key in self.taken:
             n += 1
             key = f"{base}~{n}"
-        person = Person(key, mention.written, mention.block, Profile(), changed=True, _blocks=set())
+        person = Person(key, mention.written, mention.block, Profile(), _blocks=set())
         self.blocks.setdefault(mention.block, Block()).people.append(person)
         self.by_key[key] = person
         self.taken.add(key)
@@ -264,12 +258,12 @@ class Assigner:
             person = self.people.by_key.get(key)
             if person is not None:
                 return Decision(m, person, None, "source id", f"the source id {m.source_id}")
-        best, best_p, best_x = None, -1.0, ()
+        best, best_p = None, -1.0
         pairs = list(self.people.blocks[m.block].pairs(m, self.candidates(m, on_paper)))
         if pairs:
-            for (person, x), p in zip(pairs, self.model.probabilities([x for _, x in pairs])):
+            for (person, _), p in zip(pairs, self.model.probabilities([x for _, x in pairs])):
                 if p > best_p:
-                    best, best_p, best_x = person, p, tuple(x)
+                    best, best_p = person, p
         if best is not None and best_p >= self.model.threshold:
             return Decision(m, best, best_p, "model", explain(m, best.profile, best_p))
         why = (f"someone new: the likeliest known {best.name} ({best.key}) scored {best_p:.2f}, under {self.model.threshold:g}"

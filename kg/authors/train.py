@@ -20,7 +20,7 @@ from pathlib import Path
 
 from kg.authors.assign import MODEL_PATH, Assigner, Block, PairModel, People, Person
 from kg.authors.features import name_level
-from kg.authors.profile import Profile, venue_series
+from kg.authors.profile import Profile
 from kg.authors.training import CORPUS_FILE, TrainingPaper, concepts_cache, paper_mentions, read_training_papers
 
 __all__ = ["examples", "fit", "cluster", "b3", "main"]
