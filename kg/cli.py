@@ -106,6 +106,9 @@ def _summary_lines(summary) -> list[str]:
         f"shares-concept pairs {b.shared_concept_edges} -> {a.shared_concept_edges}",
         f"totals: {a.papers} papers, {a.authors} authors, {a.concepts} concepts, {a.research_areas} areas",
         *(f"skipped {path}: {why}" for path, why in summary.skipped_files),
+        *([f"{len(summary.differing)} listing(s) differ in title or abstract from the paper read first under their id "
+           "(kept as first read): " + ", ".join(f"{pid} ({src}:{line})" for pid, src, line in summary.differing[:5])]
+          if summary.differing else []),
     ]
 
 

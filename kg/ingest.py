@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 from kg.authors.assign import Assigner, People
 from kg.authors.stage import assign_in_order, batch_mentions, people_of, rewrite
 from kg.config import Settings
-from kg.graph.build import build_batch, merge_records
+from kg.errors import ReaderError
+from kg.graph.build import build_batch, merge_records, same_text
 from kg.graph.shares import mention_weights, shared_concept_edges
 from kg.models import SourceRecord, Stats
 from kg.readers import OnError, expand_paths, read_path
@@ -41,6 +42,7 @@ class IngestSummary:
     seconds: float
     people_seconds: float = 0.0  # of which the people stage (kg.authors): who is who
     skipped_files: list = field(default_factory=list)  # (path, why) a folder held and kg passed over
+    differing: list = field(default_factory=list)  # (paper id, file, line) of listings that differ from the paper kept
 
 
 
@@ -71,9 +73,7 @@ class Ingest:
         self.store = store
         self.settings = settings
         self.extract = extract
-        self._signatures: dict[str, str] = {}  # stored papers' signatures read so far this run (never rewritten)
-        self._people = People(store)
-        self._people_seconds = 0.0
+        self._fresh_run()
 
     def run(self, paths: Sequence[str | Path], *, progress: Progress = no_progress, on_error: OnError | None = None) -> IngestSummary:
         """Add the papers of files or folders to the graph: incremental, idempotent, resumable.
@@ -108,7 +108,7 @@ class Ingest:
             inner = no_progress
         totals = Counter()
         with self.store.writer_lock():
-            self._fresh_run()
+            self._fresh_run(on_error)
             before = self.store.stats()
             for chunk in chunks:
                 added, present, repeated = self._chunk(chunk, before.papers + totals["added"], inner)
@@ -123,14 +123,16 @@ class Ingest:
             before=before,
             after=self.store.stats(),
             seconds=time.perf_counter() - started,
-            people_seconds=self._people_seconds, skipped_files=skipped,
+            people_seconds=self._people_seconds, skipped_files=skipped, differing=self._differing,
         )
 
-    def _fresh_run(self) -> None:
+    def _fresh_run(self, on_error: OnError | None = None) -> None:
         """What one run keeps between its chunks, read from the store as it is now."""
-        self._signatures = {}
+        self._on_error = on_error
+        self._signatures: dict[str, str] = {}  # stored papers' signatures read so far (never rewritten)
         self._people = People(self.store)  # who is who, read from the store as blocks come up
         self._people_seconds = 0.0
+        self._differing: list[tuple[str, str, int]] = []
 
     def _chunk(self, records: list[SourceRecord], papers_before: int, progress: Progress) -> tuple[int, int, int]:
         """One all-or-nothing write: (papers added, papers already present, repeated listings merged)."""
@@ -140,6 +142,7 @@ class Ingest:
         merged = merge_records(records)
         existing = self.store.existing_papers([m.id for m in merged])
         new = [m for m in merged if m.id not in existing]
+        self._note_differing(merged, existing)
         source_ids = sorted({i for m in new for i in (m.record.author_ids or ()) if i})
         documents = [DocumentInput(m.record.abstract, tuple(m.keywords), m.record.title or "") for m in new]
         found = self.extract(documents, progress) if documents else []
@@ -157,6 +160,18 @@ class Ingest:
             self.store.apply(batch)
             self._signatures.update((p.id, p.topic) for p in batch.papers if p.topic)
         return len(new), len(existing), len(records) - len(merged)
+
+    def _note_differing(self, merged, existing: set[str]) -> None:
+        """Listings whose id names a paper with another title or abstract (kept as first read): counted, named in
+        the summary, and handed to ``on_error`` (``--rejects``) when there is one."""
+        stored = dict(zip(sorted(existing), self.store.papers_by_ids(sorted(existing)))) if existing else {}
+        for m in merged:
+            old = stored.get(m.id)
+            for record in ([m.record] if old is not None and not same_text(m.record, old) else []) + m.differing:
+                self._differing.append((m.id, record.source, record.line))
+                if self._on_error is not None:
+                    self._on_error(ReaderError(record.source, record.line, f"paper {m.id} is already read with another "
+                                               "title or abstract: the first is kept, this listing is not"), "")
 
     def _assign_people(self, batch) -> None:
         """The people stage (``kg.authors``): each new byline name becomes a known person or a new one."""

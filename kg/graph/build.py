@@ -18,7 +18,7 @@ from kg.models import Author, Concept, Institution, Paper, ResearchArea, SourceR
 if TYPE_CHECKING:  # the graph stage reads extraction output; it never loads spaCy
     from kg.extract.pipeline import ExtractedConcept
 
-__all__ = ["GraphBatch", "MergedRecord", "merge_records", "build_batch"]
+__all__ = ["GraphBatch", "MergedRecord", "merge_records", "same_text", "build_batch"]
 
 
 @dataclass(slots=True)
@@ -29,6 +29,13 @@ class MergedRecord:
     record: SourceRecord
     areas: list[tuple[str, ...]] = field(default_factory=list)
     keywords: list[str] = field(default_factory=list)
+    differing: list[SourceRecord] = field(default_factory=list)  # later listings under its id with another title or abstract
+
+
+def same_text(a: SourceRecord, b: SourceRecord | Paper) -> bool:
+    """Whether two listings of one id carry one title and abstract (case and spacing aside)."""
+    fold = lambda t: " ".join((t or "").split()).casefold()
+    return fold(a.title) == fold(b.title) and fold(a.abstract) == fold(b.abstract)
 
 
 @dataclass(slots=True)
@@ -74,6 +81,8 @@ def merge_records(records: Iterable[SourceRecord]) -> list[MergedRecord]:
         item = merged.get(pid)
         if item is None:
             item = merged[pid] = MergedRecord(pid, record)
+        elif not same_text(record, item.record):
+            item.differing.append(record)
         if record.area and record.area not in item.areas:
             item.areas.append(record.area)
         for kw in record.keywords:

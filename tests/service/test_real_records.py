@@ -137,3 +137,15 @@ def test_a_folder_ingest_stays_in_the_folder_and_names_what_it_passed_over(servi
     assert summary.papers_added == 1 and service.store.existing_papers(["p1", "p9"]) == {"p1"}
     assert sorted((p.name, re.split(r"[:,]", why)[0]) for p, why in summary.skipped_files) == [
         ("link.jsonl", f"a link to {outside}"), ("notes.md", "unknown format '.md'"), ("up", f"a link to {tmp_path}")]
+
+
+def test_a_listing_that_changes_a_known_paper_is_reported_not_dropped_silently(service, tmp_path):
+    first = write_jsonl(tmp_path / "a.jsonl", [paper(1), paper(1, title="Paper 1, retitled"), paper(2)])
+    summary = service.ingest([first])
+    assert summary.papers_added == 2 and summary.differing == [("p1", str(first), 2)]
+    again = write_jsonl(tmp_path / "b.jsonl", [paper(2, abstract="Another abstract altogether."), paper(3)])
+    rejected = []
+    summary = service.ingest([again], on_error=lambda error, text: rejected.append(str(error)))
+    assert summary.differing == [("p2", str(again), 1)] and summary.papers_added == 1
+    assert rejected == [f"{again}:1: paper p2 is already read with another title or abstract: the first is kept, this listing is not"]
+    assert service.store.papers_by_ids(["p2"])[0].abstract == paper(2)["abstract"]  # the first is kept
