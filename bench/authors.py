@@ -51,7 +51,9 @@ def run_cv(data: Path) -> dict:
     concepts = concepts_cache(papers, Path.home() / ".cache" / "kg" / "author-train-concepts.json.gz")
     X, y, groups = T.examples(papers, concepts)
     gold, written, group_of = T.gold_mentions(papers)
-    threshold = T.load_model().threshold
+    from kg.authors.assign import load_model
+
+    threshold = load_model().threshold
     pred = {}
     started = time.perf_counter()
     for fold in range(T.FOLDS):

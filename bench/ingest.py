@@ -148,8 +148,8 @@ def _post(base: str, query: str, variables: dict | None = None) -> dict:
 
 SAMPLE_PAPER = """query($id: ID!) { paper(id: $id) { id label venue year citations
   authors { name } areas { path } concepts { name } related(first: 5) { score paper { id } sharedConcepts { name } } } }"""
-SAMPLE_AUTHOR = """query($name: String!) { author(name: $name) { name paperCount
-  papers { id } coauthors { jointPapers author { name } } } }"""
+SAMPLE_AUTHOR = """query($name: String!) { people(name: $name) { paperCount hint author { id name paperCount
+  papers { id } coauthors { jointPapers author { name } } } } }"""
 
 
 def sample_answers(base: str, paper_ids: list[str], names: list[str]) -> list:

@@ -130,7 +130,6 @@ class Ingest:
         """What one run keeps between its chunks, read from the store as it is now."""
         self._on_error = on_error
         self._signatures: dict[str, str] = {}  # stored papers' signatures read so far (never rewritten)
-        self._people = People(self.store)  # who is who, read from the store as blocks come up
         self._people_seconds = 0.0
         self._differing: list[tuple[str, str, int]] = []
 
@@ -177,8 +176,9 @@ class Ingest:
         """The people stage (``kg.authors``): each new byline name becomes a known person or a new one."""
         started = time.perf_counter()
         mentions = batch_mentions(batch)
-        self._people.prepare(m for _, m in mentions)
-        keys, people = people_of(assign_in_order(Assigner(self._people), mentions))
+        known = People(self.store)  # read afresh for each chunk: memory holds a chunk's blocks, not the store's
+        known.prepare(m for _, m in mentions)
+        keys, people = people_of(assign_in_order(Assigner(known), mentions))
         rewrite(batch, keys, people, self.settings.max_coauthor_byline)
         self._people_seconds += time.perf_counter() - started
 
