@@ -196,6 +196,14 @@ class People:
         if bases:  # authors a store holds from before people (no block)
             self.taken.update(a.key for a in self.store.authors_by_keys(bases) if a is not None)
 
+    def as_stored(self) -> None:
+        """Every person's profile as a store gives it back (``encode`` cuts long lists): what the ingest of the
+        next chunk reads, so that an engine that keeps people in memory across chunks (Spark) sees the same."""
+        for block in self.blocks.values():
+            for person in block.people:
+                person.profile = Profile.decode(person.profile.encode())
+                person._blocks = person._norm = None
+
     def _join(self, person: Person) -> None:
         self.blocks.setdefault(person.block, Block()).join(person)
         self.by_key[person.key] = person
@@ -262,7 +270,7 @@ class Assigner:
         pairs = list(self.people.blocks[m.block].pairs(m, self.candidates(m, on_paper)))
         if pairs:
             for (person, _), p in zip(pairs, self.model.probabilities([x for _, x in pairs])):
-                if p > best_p:
+                if p > best_p or (p == best_p and person.key < best.key):  # a tie goes to the smaller key, in any order
                     best, best_p = person, p
         if best is not None and best_p >= self.model.threshold:
             return Decision(m, best, best_p, "model", explain(m, best.profile, best_p))

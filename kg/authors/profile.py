@@ -27,6 +27,10 @@ def venue_series(venue: str | None) -> str:
     return " ".join(w for w in re.split(r"\s+", (venue or "").casefold()) if not re.fullmatch(r"\d{4}", w))
 
 
+def _ranked(counts: Counter, limit: int | None = None) -> dict:
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:limit])
+
+
 @dataclass(slots=True)
 class Profile:
     """Counts over one person's mentions (``papers`` of them)."""
@@ -63,10 +67,13 @@ class Profile:
         self.ids.extend(i for i in other.ids if i not in self.ids)
 
     def encode(self) -> str:
+        """Canonical JSON (most first, then by key; co-authors and concepts cut to the most frequent): equal
+        profiles encode alike, whichever order their papers came in."""
         return json.dumps({
-            "n": self.papers, "names": dict(self.names), "co": dict(self.coauthors.most_common(MAX_COAUTHORS)),
-            "aff": dict(self.affiliations), "venues": dict(self.venues), "years": {str(y): n for y, n in self.years.items()},
-            "concepts": dict(self.concepts.most_common(MAX_CONCEPTS)), "ids": self.ids,
+            "n": self.papers, "names": _ranked(self.names), "co": _ranked(self.coauthors, MAX_COAUTHORS),
+            "aff": _ranked(self.affiliations), "venues": _ranked(self.venues),
+            "years": {str(y): n for y, n in sorted(self.years.items())},
+            "concepts": _ranked(self.concepts, MAX_CONCEPTS), "ids": self.ids,
         }, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod

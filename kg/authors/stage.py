@@ -53,7 +53,11 @@ def assign_in_order(assigner: Assigner, mentions: Iterable[tuple[Order, Mention]
     for (chunk, i, _), m in sorted(mentions, key=lambda x: x[0]):
         by_paper[chunk, i].append(m)
     out = []
+    chunk = None
     for key in sorted(by_paper):
+        if chunk is not None and key[0] != chunk:
+            assigner.people.as_stored()  # a new chunk reads the people as the last one stored them
+        chunk = key[0]
         out.extend(assigner.assign(by_paper[key]))
     return out
 

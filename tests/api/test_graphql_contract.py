@@ -16,7 +16,7 @@ VARIABLES = {
     "Concept": {"name": "SAM"},
     "AreasAndSearch": {"query": "zeroth-order optimization"},
     "CollaborationPath": {"from": "Wei Lin", "to": "Hong Xu"},
-    "ExplorerAuthor": {"name": "wei lin", "depth": 2, "first": 150},
+    "ExplorerAuthor": {"id": "wei lin", "depth": 2, "first": 150},
     "ExplorerConcept": {"name": "SAM"},
 }
 
