@@ -45,22 +45,16 @@ def table(rows: dict[str, dict]) -> str:
 
 def run_cv(data: Path) -> dict:
     from kg.authors import train as T
+    from kg.authors.assign import load_model
     from kg.authors.training import concepts_cache, read_training_papers
 
     papers = list(read_training_papers(data))
     concepts = concepts_cache(papers, Path.home() / ".cache" / "kg" / "author-train-concepts.json.gz")
     X, y, groups = T.examples(papers, concepts)
-    gold, written, group_of = T.gold_mentions(papers)
-    from kg.authors.assign import load_model
-
+    gold, written, _ = T.gold_mentions(papers)
     threshold = load_model().threshold
-    pred = {}
     started = time.perf_counter()
-    for fold in range(T.FOLDS):
-        idx = [i for i, g in enumerate(groups) if T.fold_of(g) != fold]
-        model = T.fit([X[i] for i in idx], [y[i] for i in idx], threshold)
-        clustered = T.cluster(papers, concepts, model)
-        pred.update({m: clustered[m] for m in gold if T.fold_of(group_of[m]) == fold})
+    pred = T.cv_predictions(papers, concepts, X, y, groups, [threshold])[threshold]
     return {"name-keyed": T.score(T.name_keyed(gold, written), gold, written),
             "kg people (5-fold by venue)": T.score(pred, gold, written),
             "_seconds_per_clustering": (time.perf_counter() - started) / T.FOLDS, "_threshold": threshold}
@@ -68,7 +62,7 @@ def run_cv(data: Path) -> dict:
 
 def run_ingest(data: Path, ids_file: Path) -> dict:
     from kg.authors import train as T
-    from kg.authors.training import _tagged
+    from kg.authors.training import tagged_id
     from kg.config import Settings
     from kg.service import KGService
     from kg.store import open_store
@@ -98,7 +92,7 @@ def run_ingest(data: Path, ids_file: Path) -> dict:
                 by_position = {d["position"]: graph.nodes[u]["key"] for u, _, d in graph.in_edges(node, data=True)
                                if d.get("type") == "AUTHORED"}
                 for position, (name, author_id) in enumerate(zip(row["authors"], row["author_ids"])):
-                    tagged = _tagged(author_id) if author_id else ""
+                    tagged = tagged_id(author_id) if author_id else ""
                     if tagged and position in by_position:
                         gold[pid, position] = tagged
                         written[pid, position] = name

@@ -23,7 +23,7 @@ from kg.authors.features import name_level
 from kg.authors.profile import Profile
 from kg.authors.training import CORPUS_FILE, TrainingPaper, concepts_cache, paper_mentions, read_training_papers
 
-__all__ = ["examples", "fit", "cluster", "b3", "main"]
+__all__ = ["examples", "fit", "cluster", "b3", "score", "cv_predictions", "main"]
 
 THRESHOLDS = (0.03, 0.05, 0.1, 0.2)
 FOLDS = 5
@@ -137,7 +137,7 @@ def hard_sets(gold: Mapping, written: Mapping) -> tuple[set, set]:
     return shared, variants
 
 
-def score(pred: Mapping, gold: Mapping, written: Mapping, groups: Mapping | None = None) -> dict:
+def score(pred: Mapping, gold: Mapping, written: Mapping) -> dict:
     """B3 per id source (each scored on its own ids), overall and on the two hard sets."""
     shared, variants = hard_sets(gold, written)
     out = {}
@@ -214,17 +214,24 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def cross_validate(papers, concepts, X, y, groups) -> float:
-    """Grouped by venue: each venue's mentions clustered by a model that never saw its pairs; the best threshold."""
-    gold, written, group_of = gold_mentions(papers)
-    preds = {t: {} for t in THRESHOLDS}
+def cv_predictions(papers, concepts, X, y, groups, thresholds) -> dict[float, dict]:
+    """Grouped by venue (and year): each fold's mentions clustered, with every paper ingested, by a model that never
+    saw the fold's pairs; threshold -> (paper, position) -> person key, for the mentions with ids."""
+    gold, _, group_of = gold_mentions(papers)
+    preds: dict[float, dict] = {t: {} for t in thresholds}
     for fold in range(FOLDS):
         idx = [i for i, g in enumerate(groups) if fold_of(g) != fold]
         base = fit([X[i] for i in idx], [y[i] for i in idx])
-        for t in THRESHOLDS:
-            model = PairModel(base.mean, base.scale, base.coef, base.intercept, t)
-            pred = cluster(papers, concepts, model)
+        for t in thresholds:
+            pred = cluster(papers, concepts, PairModel(base.mean, base.scale, base.coef, base.intercept, t))
             preds[t].update({m: pred[m] for m in gold if fold_of(group_of[m]) == fold})
+    return preds
+
+
+def cross_validate(papers, concepts, X, y, groups) -> float:
+    """The threshold whose cross-validated B3 F1 is best (each printed, beside the name-keyed baseline)."""
+    gold, written, _ = gold_mentions(papers)
+    preds = cv_predictions(papers, concepts, X, y, groups, THRESHOLDS)
     base = score(name_keyed(gold, written), gold, written)
     print(json.dumps({"name-keyed": base}, indent=None), file=sys.stderr)
     best, best_f = 0.5, -1.0

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from kg.authors.assign import Mention, mention_of
 
-__all__ = ["TrainingPaper", "id_source", "read_training_papers", "paper_mentions", "concepts_cache"]
+__all__ = ["TrainingPaper", "id_source", "tagged_id", "read_training_papers", "paper_mentions", "concepts_cache"]
 
 IDS_FILE = "author-ids-train.jsonl.gz"
 CORPUS_FILE = "papers-paperlists.jsonl.gz"
@@ -48,7 +48,7 @@ class TrainingPaper:
     year: int | None
 
 
-def _tagged(author_id: str) -> str:
+def tagged_id(author_id: str) -> str:
     source = id_source(author_id) if author_id else None
     return f"{source}:{author_id}" if source else ""
 
@@ -67,7 +67,7 @@ def read_training_papers(data: Path, *, openreview: bool = True) -> Iterator[Tra
             if found is None or len(found) != len(row["authors"]):
                 continue
             yield TrainingPaper(row["id"], row.get("title") or "", row.get("abstract") or "", tuple(row["authors"]),
-                                tuple(_tagged(i) for i in found),
+                                tuple(tagged_id(i) for i in found),
                                 tuple(row["affiliations"]) if row.get("affiliations") else None,
                                 tuple(row.get("keywords") or ()), row.get("venue") or "", row.get("year"))
     if not openreview:
@@ -79,7 +79,7 @@ def read_training_papers(data: Path, *, openreview: bool = True) -> Iterator[Tra
             if not any(found) or len(found) != len(row.get("authors") or ()):
                 continue
             yield TrainingPaper(row["id"], row.get("title") or "", row.get("abstract") or "", tuple(row["authors"]),
-                                tuple(_tagged(i) for i in found), None, tuple(row.get("keywords") or ()),
+                                tuple(tagged_id(i) for i in found), None, tuple(row.get("keywords") or ()),
                                 row.get("venue") or "", row.get("year"))
 
 
