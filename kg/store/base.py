@@ -7,6 +7,7 @@ that DataLoaders can call them once per request level.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from contextvars import ContextVar
 from contextlib import AbstractContextManager, nullcontext
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -29,7 +30,11 @@ from kg.models import (
     Suggestion,
 )
 
-__all__ = ["BatchedReads", "Store", "PaperFilter", "Network", "rank_suggestions"]
+__all__ = ["BatchedReads", "Store", "PaperFilter", "Network", "rank_suggestions", "READ_DEADLINE"]
+
+# Seconds one read may run on a store server, set by the API for the requests it answers (None: no limit, as
+# for an ingest). Neo4j makes it the transaction's timeout, so the server stops a query past its deadline.
+READ_DEADLINE: ContextVar[float | None] = ContextVar("kg_read_deadline", default=None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from strawberry.types import Info as _Info
 from kg.api.graphql.loaders import Loaders, call_store
 from kg.errors import KGError
 from kg.service import KGService
+from kg.store.base import READ_DEADLINE
 
 __all__ = ["Context", "Info"]
 
@@ -20,6 +21,7 @@ class Context(BaseContext):
         self.service = service
         self.plans = plans  # answer the operations compiled plans cover with them (schema.PlannedExecution)
         self.tree = tree  # the store's async reader of whole compiled operations, if it has one
+        READ_DEADLINE.set(service.settings.request_deadline)  # a store server stops this request's reads at its deadline
         try:
             service.refresh()  # one look at the store per request
         except KGError:

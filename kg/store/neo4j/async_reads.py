@@ -15,6 +15,7 @@ import neo4j
 
 from kg.errors import StoreUnavailable
 from kg.store.neo4j import queries as cypher
+from kg.store.neo4j.batched import timed
 from kg.store.neo4j.plan_cypher import Unsupported, concept_roots, plan_query, tree_values
 
 __all__ = ["AsyncTreeReads"]
@@ -45,7 +46,7 @@ class AsyncTreeReads:
         with self.store._driver_errors("Neo4j query failed"):  # as the sync reads: an unreachable server fails fast after
             async with self.driver.session(database=self.store.database, default_access_mode=neo4j.READ_ACCESS,
                                            fetch_size=-1) as session:
-                result = await session.run(query, params)
+                result = await session.run(timed(query), params)
                 return [record async for record in result]
 
     async def read_tree(self, roots, bind) -> tuple[dict, dict] | None:

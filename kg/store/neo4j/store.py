@@ -25,7 +25,7 @@ from kg.graph.algorithms import nearest_first
 from kg.store.base import SUGGEST_CANDIDATES, Network, PaperFilter, Store, rank_suggestions
 from kg.store.textsearch import words_of
 from kg.store.neo4j import queries as cypher, writes
-from kg.store.neo4j.batched import Neo4jBatchedReads
+from kg.store.neo4j.batched import Neo4jBatchedReads, timed
 from kg.store.neo4j.migrate import apply_migrations, ensure_current
 from kg.store.neo4j.writes import batch_rows
 from kg.store.neo4j.local_server import neo4j_auth, pid_alive
@@ -113,7 +113,7 @@ class Neo4jStore(Neo4jBatchedReads, Store):
             # An auto-commit read: RUN and PULL in one round trip (a managed transaction adds BEGIN and COMMIT);
             # all records in one PULL. Reads are idempotent, and an unreachable server fails fast above.
             with self.driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS, fetch_size=-1) as session:
-                return list(session.run(cypher, params))
+                return list(session.run(timed(cypher), params))
 
     def _verify_connectivity(self) -> None:
         with self._driver_errors("Neo4j refused the connection"):
