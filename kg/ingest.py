@@ -142,7 +142,6 @@ class Ingest:
         existing = self.store.existing_papers([m.id for m in merged])
         new = [m for m in merged if m.id not in existing]
         self._note_differing(merged, existing)
-        source_ids = sorted({i for m in new for i in (m.record.author_ids or ()) if i})
         documents = [DocumentInput(m.record.abstract, tuple(m.keywords), m.record.title or "") for m in new]
         found = self.extract(documents, progress) if documents else []
         batch = build_batch(
@@ -150,8 +149,7 @@ class Ingest:
             {m.id: c for m, c in zip(new, found, strict=True)},
             new_ids={m.id for m in new},
             max_coauthor_byline=self.settings.max_coauthor_byline,
-            known_author_ids=self.store.author_keys_of_ids(source_ids),
-        )
+        )  # keyed by name; the people stage resolves source ids and keys the batch by person
         batch.set_topics(paper_topics(batch.papers))
         self._assign_people(batch)
         self._link_new_papers(batch, papers_before + len(new))

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from pathlib import Path
 
 from kg.config import Settings
-from kg.authors.lookup import PersonHint, people_named, person_hints, resolve
+from kg.authors.lookup import PersonHint, hints, people_named, person_hints, resolve
 from kg.errors import AmbiguousAuthor, InvalidArgument
 from kg.extract.abbreviations import keyword_parts
 from kg.extract.normalize import phrase_key
@@ -171,7 +171,7 @@ class KGService:
         if exact is not None:
             return exact
         if len(found) > 1:
-            raise AmbiguousAuthor(ref, [(p.author.key, p.describe()) for p in self.people(ref)])
+            raise AmbiguousAuthor(ref, [(p.author.key, p.describe()) for p in hints(self.store, found)])
         return found[0][0] if found else author_key(ref)  # else the key a store from before people gave it
 
     def person_hints(self, keys: list[str]) -> dict[str, PersonHint]:

@@ -9,7 +9,7 @@ from kg.authors.names import NAME_EXACT, given_compatibility, parse_name
 from kg.authors.profile import Profile
 from kg.models import Author
 
-__all__ = ["PersonHint", "people_named", "person_hints", "resolve"]
+__all__ = ["PersonHint", "hints", "people_named", "person_hints", "resolve"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,15 +62,16 @@ def person_hints(store, keys: list[str], *, top: int = 3) -> dict[str, PersonHin
     wanted = set(keys)
     blocks = sorted({b for k in keys if (b := _block_of(k))})
     rows = [(key, n, Profile.decode(p)) for key, n, _, p in store.people_in_blocks(blocks) if key in wanted]
-    return {h.author.key: h for h in _hints(store, rows, top)}
+    return {h.author.key: h for h in hints(store, rows, top)}
 
 
 def people_named(store, name: str, *, top: int = 3) -> list[PersonHint]:
     """Every person who has used this spelling of a name (else whose names it fits), most papers first."""
-    return _hints(store, resolve(store, name)[1], top)
+    return hints(store, resolve(store, name)[1], top)
 
 
-def _hints(store, found: list, top: int) -> list[PersonHint]:
+def hints(store, found: list, top: int = 3) -> list[PersonHint]:
+    """The hints of ``resolve``'s rows (one read of concept names for all of them)."""
     keys = sorted({c for _, _, p in found for c, _ in p.concepts.most_common(top)})
     names = {k: c.name for k, c in zip(keys, store.concepts_by_keys(keys)) if c is not None}
     return [PersonHint(Author(key, n), p.papers, tuple(a for a, _ in p.affiliations.most_common(top)),
