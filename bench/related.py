@@ -14,6 +14,11 @@ Then the same check, with the same code, on every venue of the scale corpus that
 areas and abstracts (AAAI 2022 and IJCAI 2020-2024; IJCAI's keywords, which are its track
 topics, are removed too): venues nobody tuned the extractor on, and without author keywords.
 
+With ``--citations``, the judge is what authors cite instead (issue 38): the 6,545 NeurIPS/ICML
+arXiv papers of ``citations-dev.json.gz`` (title and abstract only) are ingested, and for every
+paper with a development link, the share of its citing and cited papers among its first 10
+related papers (recall@10, averaged over those papers), against the same tf-idf at 10.
+
 Targets (issue 7): kg >= 0.45 and >= 1.15x the baseline; every related paper
 lists its shared concepts; at most 30 shares-concept edges per paper on average.
 """
@@ -104,13 +109,53 @@ def other_venues(data: Path, k: int) -> dict[str, dict]:
     return out
 
 
+def citations(data: Path, k: int = 10) -> dict:
+    """kg's and tf-idf's recall@k of the development half's citation links (see the module docstring)."""
+    import gzip
+
+    from kg.config import Settings
+    from kg.service import KGService
+    from kg.store.embedded import EmbeddedStore
+
+    with gzip.open(data / "citations-dev.json.gz", "rt", encoding="utf-8") as handle:
+        found = json.load(handle)
+    rows = [{"id": p["id"], "title": p["title"], "abstract": p["abstract"], "authors": []} for p in found["papers"]]
+    links: dict[str, set[str]] = {}
+    for citing, cited in found["edges"]:
+        links.setdefault(citing, set()).add(cited)
+        links.setdefault(cited, set()).add(citing)
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "papers.jsonl"
+        source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+        settings = Settings(KG_DATA_DIR=Path(tmp) / "store")
+        service = KGService(EmbeddedStore(settings.data_dir), settings)
+        service.ingest([source])
+        ids = [r["id"] for r in rows]
+        kg_neighbours = {pid: [r.paper_id for r in rel] for pid, rel in zip(ids, service.store.related_papers(ids, k), strict=True)}
+
+    def recall(neighbours: dict[str, list[str]]) -> float:
+        return round(sum(len(set(neighbours[p][:k]) & cited) / len(cited) for p, cited in links.items()) / len(links), 4)
+
+    out = {"papers": len(rows), "papers_with_links": len(links), "links": len(found["edges"]),
+           f"kg_recall@{k}": recall(kg_neighbours), f"tfidf_recall@{k}": recall(tfidf_neighbours(rows, k))}
+    out["kg_over_tfidf"] = round(out[f"kg_recall@{k}"] / out[f"tfidf_recall@{k}"], 3)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--json", type=Path)
     parser.add_argument("-k", type=int, default=5)
     parser.add_argument("--iclr-only", action="store_true", help="leave out the other venues")
+    parser.add_argument("--citations", action="store_true", help="judge by the development half's citation links instead")
     args = parser.parse_args()
+    if args.citations:
+        results = citations(args.data)
+        print(json.dumps(results, indent=2))
+        if args.json:
+            args.json.write_text(json.dumps(results, indent=2) + "\n")
+        return
 
     rows = [json.loads(line) for line in (args.data / "papers-iclr2024.jsonl").read_text(encoding="utf-8").splitlines()]
     results = measure(rows, args.k)

@@ -12,6 +12,7 @@ __all__ = [
     "InvalidArgument",
     "AmbiguousAuthor",
     "ServerError",
+    "DeadlineExceeded",
 ]
 
 
@@ -67,3 +68,14 @@ class AmbiguousAuthor(InvalidArgument):
 
 class ServerError(KGError):
     """The local Neo4j server (`kg neo4j …`) could not be fetched, started or stopped."""
+
+
+class DeadlineExceeded(KGError):
+    """A request's work ran past its deadline and was stopped (``kg.deadline``)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        super().__init__(f"the operation ran past its {seconds:g} s deadline (KG_REQUEST_DEADLINE); ask for less")
+
+    def __reduce__(self):
+        return type(self), (self.seconds,)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from pathlib import Path
 
+from kg import deadline
 from kg.config import Settings
 from kg.authors.lookup import PersonHint, hints, people_named, person_hints, resolve
 from kg.errors import AmbiguousAuthor, InvalidArgument
@@ -75,7 +76,11 @@ def network_view(net: Network) -> NetworkView:
     g = nx.Graph()
     g.add_nodes_from(sorted(a.key for a in net.nodes))
     g.add_weighted_edges_from(sorted(net.edges))
-    found = nx.community.louvain_communities(g, weight="weight", seed=7) if g.number_of_nodes() else []
+    found: list = []
+    # louvain_communities is the last of these levels; a request past its deadline stops between two
+    for level in nx.community.louvain_partitions(g, weight="weight", seed=7) if g.number_of_nodes() else ():
+        deadline.check()
+        found = level
     communities = sorted((sorted(c) for c in found), key=lambda c: (-len(c), c[0]))
     return NetworkView(net.nodes, net.edges, net.within if net.within is not None else len(net.nodes), communities)
 
@@ -96,11 +101,6 @@ class KGService:
     def kind(self) -> str:
         """Which store serves: ``embedded`` or ``neo4j``."""
         return self.store.kind
-
-    @property
-    def blocking(self) -> bool:
-        """Whether reads wait on a server (the API then runs them in worker threads)."""
-        return self.store.blocking
 
     @property
     def batched_reads(self) -> BatchedReads:
@@ -270,7 +270,9 @@ class KGService:
             raise InvalidArgument(f"depth must be between 1 and {self.settings.max_network_depth}, got {depth}")
         if limit is not None and limit < 1:
             raise InvalidArgument(f"first must be at least 1, got {limit}")
-        return network_view(self.store.coauthor_network(author.key, depth, limit))
+        net = self.store.coauthor_network(author.key, depth, limit)
+        deadline.check()
+        return network_view(net)
 
     def collaboration_path(self, source: str, target: str) -> list[Author] | None:
         return self.store.collaboration_path(self.author_id(source), self.author_id(target))

@@ -6,6 +6,8 @@ from collections.abc import Callable, Hashable
 
 import networkx as nx
 
+from kg import deadline
+
 __all__ = ["nearest_first", "within_depth", "first_shortest_path"]
 
 
@@ -27,7 +29,15 @@ def within_depth(graph: nx.Graph, start: Hashable, depth: int) -> dict:
     >>> within_depth(nx.path_graph(2), 7, 3)
     {7: 0}
     """
-    return nx.single_source_shortest_path_length(graph, start, cutoff=depth) if start in graph else {start: 0}
+    if start not in graph:
+        return {start: 0}
+    found = {}
+    for level, layer in enumerate(nx.bfs_layers(graph, start)):  # a request past its deadline stops between two
+        deadline.check()
+        if level > depth:
+            break
+        found.update(dict.fromkeys(layer, level))
+    return found
 
 
 def first_shortest_path(graph: nx.Graph, source: Hashable, target: Hashable, key: Callable) -> list | None:

@@ -7,7 +7,6 @@ that DataLoaders can call them once per request level.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from contextvars import ContextVar
 from contextlib import AbstractContextManager, nullcontext
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -30,12 +29,7 @@ from kg.models import (
     Suggestion,
 )
 
-__all__ = ["BatchedReads", "Store", "PaperFilter", "Network", "rank_suggestions", "READ_DEADLINE"]
-
-# Seconds one read may run on a store server, set by the API for the requests it answers (None: no limit, as
-# for an ingest). Neo4j makes it the transaction's timeout, so the server stops a query past its deadline.
-READ_DEADLINE: ContextVar[float | None] = ContextVar("kg_read_deadline", default=None)
-
+__all__ = ["BatchedReads", "Store", "PaperFilter", "Network", "rank_suggestions"]
 
 @dataclass(frozen=True, slots=True)
 class PaperFilter:
@@ -166,7 +160,6 @@ class Store(BatchedReads):
     """What the service needs from a graph store."""
 
     kind: str = "abstract"
-    blocking: bool = True  # reads wait on I/O (a server): the API runs them in worker threads
 
     # -- lifecycle ---------------------------------------------------------------------
     def check(self) -> None:
@@ -185,6 +178,11 @@ class Store(BatchedReads):
 
     def refresh(self) -> None:
         """Pick up what other processes wrote, once at the start of a request (default: nothing to do)."""
+
+    def reading(self) -> AbstractContextManager:
+        """Held by the API around each read it runs in a worker thread, so that the store's own bookkeeping
+        (the embedded store's catch-up) never changes what a read is looking at (default: nothing to hold)."""
+        return nullcontext()
 
     def writer_lock(self) -> AbstractContextManager:
         """Held for a whole ingest, so that two ingests run one after the other (default: none)."""

@@ -7,10 +7,10 @@ from functools import cached_property
 from strawberry.fastapi import BaseContext
 from strawberry.types import Info as _Info
 
+from kg import deadline
 from kg.api.graphql.loaders import Loaders, call_store
 from kg.errors import KGError
 from kg.service import KGService
-from kg.store.base import READ_DEADLINE
 
 __all__ = ["Context", "Info"]
 
@@ -21,9 +21,9 @@ class Context(BaseContext):
         self.service = service
         self.plans = plans  # answer the operations compiled plans cover with them (schema.PlannedExecution)
         self.tree = tree  # the store's async reader of whole compiled operations, if it has one
-        READ_DEADLINE.set(service.settings.request_deadline)  # a store server stops this request's reads at its deadline
+        deadline.start(service.settings.request_deadline)  # every read of this request stops at it (``kg.deadline``)
         try:
-            service.refresh()  # one look at the store per request
+            service.refresh()  # one look at the store per request (never waits: it runs on the event loop)
         except KGError:
             pass  # the fields that need the store report it, as GraphQL errors
 

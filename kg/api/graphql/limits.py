@@ -8,6 +8,12 @@ otherwise), and ``LIST_SIZE`` for plain lists (an author's papers, a paper's
 authors). The 93-byte ``papers(first:100){…authors{papers{authors{…}}}}``
 chain costs hundreds of millions and is refused before it runs; every example
 operation in ``graphql/operations/`` costs a few thousand.
+
+A co-author network is a graph walk, not a field: it costs ``NETWORK_COST`` on its own, and its
+``nodes`` and ``edges`` count as the big lists they can be (depth 3 reaches thousands of
+authors). So one network costs about 20,000, and a network asked for inside a network's
+nodes (or their co-authors) costs the product, hundreds of millions, and is refused before
+it runs, where it used to run until its deadline.
 """
 
 from __future__ import annotations
@@ -34,9 +40,13 @@ from strawberry.extensions.query_depth_limiter import create_validator as depth_
 
 from kg.api.graphql.pagination import DEFAULT_FIRST, MAX_FIRST
 
-__all__ = ["cost_limit_rule", "OperationLimits", "operation_cost", "limit_extensions", "LIST_SIZE"]
+__all__ = ["cost_limit_rule", "OperationLimits", "operation_cost", "limit_extensions", "LIST_SIZE", "NETWORK_COST"]
 
 LIST_SIZE = 10  # assumed length of a list field without `first` (a paper's authors, an author's papers)
+NETWORK_COST = 10_000  # one co-author network: a walk over up to thousands of authors, and its communities
+# Lists longer than LIST_SIZE, whatever `first` their parent took: (type, field) -> assumed length.
+LONG_LISTS = {("CoauthorNetwork", "nodes"): 1_000, ("CoauthorNetwork", "edges"): 5_000}
+WEIGHTS = {("Author", "network"): NETWORK_COST}  # what resolving the field once costs, beyond 1
 
 
 def _unwrap(type_):
@@ -45,9 +55,12 @@ def _unwrap(type_):
     return type_
 
 
-def _multiplier(field: FieldNode, field_type, variables: dict) -> int:
+def _multiplier(field: FieldNode, field_type, variables: dict, parent_name: str = "") -> int:
     """How many times the field's selection can be resolved per parent."""
     inner = _unwrap(field_type)
+    long = LONG_LISTS.get((parent_name, field.name.value))
+    if long is not None:
+        return long
     first = None
     for arg in field.arguments or ():
         if arg.name.value == "first":
@@ -58,7 +71,7 @@ def _multiplier(field: FieldNode, field_type, variables: dict) -> int:
                 first = value if isinstance(value, int) else MAX_FIRST  # unknown: the largest page
     if isinstance(inner, GraphQLList):
         return max(first if first is not None else LIST_SIZE, 1)
-    if isinstance(inner, GraphQLObjectType) and "edges" in inner.fields:  # a connection
+    if isinstance(inner, GraphQLObjectType) and "pageInfo" in inner.fields:  # a connection
         return max(first if first is not None else DEFAULT_FIRST, 1)
     return 1
 
@@ -89,7 +102,8 @@ def operation_cost(schema, operation: OperationDefinitionNode, fragments: dict, 
                 if field is None:
                     continue  # validation reports unknown fields
                 below = selection_cost(selection.selection_set, _named(field.type), seen)
-                total += _multiplier(selection, field.type, variables) * (1 + below)
+                own = WEIGHTS.get((parent.name, selection.name.value), 1)
+                total += _multiplier(selection, field.type, variables, parent.name) * (own + below)
             elif isinstance(selection, InlineFragmentNode):
                 total += selection_cost(selection.selection_set, parent, seen)
             elif isinstance(selection, FragmentSpreadNode):

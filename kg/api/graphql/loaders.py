@@ -6,25 +6,50 @@ of parents asking.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
+from weakref import WeakKeyDictionary
 
-from starlette.concurrency import run_in_threadpool
+import anyio
 from strawberry.dataloader import DataLoader
 
+from kg import deadline
 from kg.service import KGService
 from kg.store.base import RELATED_LIMIT  # the most a `related(first:)` may ask for
 
-__all__ = ["Loaders", "RELATED_LIMIT", "call_store"]
+__all__ = ["Loaders", "RELATED_LIMIT", "call_store", "READ_THREADS"]
 
+READ_THREADS = 8  # store reads in flight at once in one process, across all requests
 
 
 async def call_store(service: KGService, fn, *args):
-    """Run a store-bound call: in a worker thread when the store waits on a server, else right here."""
-    if service.blocking:
-        return await run_in_threadpool(fn, *args)
-    return fn(*args)
+    """Run a store-bound call in a worker thread, never on the event loop: however long it runs, the loop
+    keeps answering (``/healthz``, other requests). The worker carries the request's deadline (its context
+    is copied) and starts nothing once it has passed; the read holds the store's ``reading()`` section.
+    Reads share their own ``READ_THREADS`` threads, so health checks never queue behind them."""
+    deadline.check()
+    # Abandoned when the request is cancelled at its deadline: the worker stops at its next check, alone.
+    return await anyio.to_thread.run_sync(partial(_read, service, fn, *args), limiter=_read_limiter(), abandon_on_cancel=True)
+
+
+def _read(service: KGService, fn, *args):
+    deadline.check()
+    with service.store.reading():
+        return fn(*args)
+
+
+_limiters: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _read_limiter() -> anyio.CapacityLimiter:
+    """The read threads' limiter of the running event loop (a limiter belongs to one loop)."""
+    loop = asyncio.get_running_loop()
+    limiter = _limiters.get(loop)
+    if limiter is None:
+        limiter = _limiters[loop] = anyio.CapacityLimiter(READ_THREADS)
+    return limiter
 
 
 async def _batch(service: KGService, fn: Callable[[Sequence], list], keys: list) -> list:

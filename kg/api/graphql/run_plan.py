@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from graphql import get_argument_values
 
+from kg import deadline
 from kg.api.graphql.pagination import check_first, encode_cursor, page_window
 from kg.api.graphql.plan import TYPENAME, Selection
 from kg.models import Page
@@ -108,6 +109,7 @@ class PlanRun:
 
     def complete(self, parents: list, selections: tuple[Selection, ...]) -> list[dict[str, Any]]:
         """The response objects for ``parents`` (all of one type, none None) under ``selections``."""
+        deadline.check()  # level by level: a request past its deadline reads no further
         outs: list[dict[str, Any]] = [{} for _ in parents]
         for s in selections:
             if s.name == TYPENAME:

@@ -26,6 +26,7 @@ from kg.store.base import Store
 from kg.store.embedded.batched import EmbeddedBatchedReads
 from kg.store.embedded.graph import adds_anything, apply_batch, node_id
 from kg.store.embedded.log import GraphLog
+from kg.store.embedded.readers import Readers
 from kg.store.embedded.lookups import Lookups
 
 __all__ = ["EmbeddedStore"]
@@ -38,7 +39,6 @@ class EmbeddedStore(Lookups, EmbeddedBatchedReads, Store):
     """A file-backed networkx store under ``data_dir``. Nothing is read until first use."""
 
     kind = "embedded"
-    blocking = False  # reads are in memory: a thread hand-off would cost more than the read
 
     def __init__(self, data_dir: str | Path) -> None:
         self.data_dir = Path(data_dir)
@@ -53,6 +53,7 @@ class EmbeddedStore(Lookups, EmbeddedBatchedReads, Store):
         # that needs one index never waits for the build of another.
         self._building: dict[str, threading.Lock] = {}
         self._building_guard = threading.Lock()
+        self._readers = Readers()  # the API's reads in worker threads beside catch-up (``readers.py``)
 
     # -- persistence ---------------------------------------------------------------------
     @property
@@ -69,15 +70,39 @@ class EmbeddedStore(Lookups, EmbeddedBatchedReads, Store):
         """
         return self._current(force=False)
 
-    def _current(self, *, force: bool) -> nx.DiGraph:
+    def _current(self, *, force: bool, wait: bool = True) -> nx.DiGraph:
+        """The graph, caught up with the log when it is time to look (or ``force``). Inside a read it stays
+        as the read found it. Without ``wait`` (health, a request's first look, on the event loop) nothing
+        waits: while reads are in flight or another thread catches up, the graph in memory answers."""
+        if self._graph is not None and self._readers.reading():
+            return self._graph
         now = time.monotonic()
         if self._graph is None or force or now - self._checked_at >= RECHECK_SECONDS:
-            with self._catching_up:  # one thread applies new batches; another (the warm-up) waits for it
+            if not self._catching_up.acquire(blocking=wait or self._graph is None):
+                return self._graph
+            try:  # one thread applies new batches; another (the warm-up) waits for it
                 version = self.log.version()
                 self._checked_at = now
-                if self._graph is None or version != self._version:
-                    self._catch_up(version)
+                if self._graph is None:
+                    self._catch_up(version)  # nobody can be reading a graph not loaded yet
+                elif version != self._version:
+                    if not wait and self._readers.busy():
+                        self._checked_at = float("-inf")  # the next look catches up
+                    else:
+                        with self._readers.exclusive():
+                            self._catch_up(version)
+            finally:
+                self._catching_up.release()
         return self._graph
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """One read of the API's, in a worker thread: the graph is caught up first (waiting for the reads in
+        flight), then stays as it is until the read ends; catch-up waits for it."""
+        if not self._readers.reading():
+            self._current(force=False)
+        with self._readers.read():
+            yield
 
     def _catch_up(self, version) -> None:
         """Apply the batches committed since the graph was read; read all of them when the log was rewritten."""
@@ -117,13 +142,14 @@ class EmbeddedStore(Lookups, EmbeddedBatchedReads, Store):
     def warm(self) -> None:
         """Build the indexes the first requests would otherwise wait for: the cheap ones a first page needs
         (counts, the paper order), then autocomplete."""
-        self.stats()
-        self._paper_counts("author", "AUTHORED")
-        self._papers_in_order("id")
-        self._suggest_index()
+        with self.reading():
+            self.stats()
+            self._paper_counts("author", "AUTHORED")
+            self._papers_in_order("id")
+            self._suggest_index()
 
     def check(self) -> None:
-        self._current(force=True)
+        self._current(force=True, wait=False)  # reads the log's version: never waits for a read in flight
 
     @contextmanager
     def writer_lock(self) -> Iterator[None]:
@@ -182,16 +208,18 @@ class EmbeddedStore(Lookups, EmbeddedBatchedReads, Store):
         if not adds_anything(g, batch):
             return
         self._names, checkpoint = self.log.append(batch, expected)
-        try:
-            apply_batch(g, batch)
-        except BaseException:
-            self._graph = None  # committed but not applied in memory: read it back from the log next time
-            raise
+        with self._readers.exclusive():
+            try:
+                apply_batch(g, batch)
+            except BaseException:
+                self._graph = None  # committed but not applied in memory: read it back from the log next time
+                raise
+            self._version, self._derived = self.log.version(), {}
         if len(self._names) - (checkpoint[1] if checkpoint else 0) >= CHECKPOINT_EVERY:
             self.log.write_checkpoint(g, self._names)
-        self._version, self._derived = self.log.version(), {}
 
     # -- reading ---------------------------------------------------------------------------
     def refresh(self) -> None:
-        """Look at the file now (the API does this once per request; reads in between use the graph in memory)."""
-        self._current(force=True)
+        """Look at the file now (the API does this once per request, on the event loop, so it never waits for
+        reads in flight: the next look catches up; reads in between use the graph in memory)."""
+        self._current(force=True, wait=False)

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 import neo4j
 
 from kg.models import Coauthor, Institution, RelatedConcept, RelatedPaper
-from kg.store.base import READ_DEADLINE, RELATED_CONCEPTS_SAMPLE
+from kg import deadline
+from kg.store.base import RELATED_CONCEPTS_SAMPLE
 from kg.store.neo4j import queries as cypher
 from kg.store.neo4j.plan_cypher import Unsupported, plan_query, tree_values
 
@@ -16,9 +17,11 @@ __all__ = ["Neo4jBatchedReads", "timed"]
 
 
 def timed(cypher: str) -> neo4j.Query | str:
-    """A read with the request's deadline as its transaction timeout (``READ_DEADLINE``), if there is one."""
-    deadline = READ_DEADLINE.get()
-    return neo4j.Query(cypher, timeout=deadline) if deadline else cypher
+    """A read with the time its request has left as its transaction timeout (``kg.deadline``), if it has a
+    deadline; past it, no read starts."""
+    deadline.check()
+    left = deadline.remaining()
+    return neo4j.Query(cypher, timeout=left) if left is not None else cypher
 
 AUTHORSHIPS_OF_AUTHORS = """UNWIND $keys AS key MATCH (:Author {key: key})-[r:AUTHORED]->(p:Paper)
 RETURN key, p.id AS paper, r.name AS name, r.why AS why"""

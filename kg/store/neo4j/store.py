@@ -16,6 +16,7 @@ import neo4j
 from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError, DriverError, Neo4jError, ServiceUnavailable, SessionExpired
 
+from kg import deadline
 from kg.config import Settings
 from kg.errors import StoreError, StoreUnavailable
 from kg.graph.build import GraphBatch
@@ -100,6 +101,7 @@ class Neo4jStore(Neo4jBatchedReads, Store):
                              "(for a server from `kg neo4j start`, kg reads its password itself; "
                              "`kg neo4j env --data DIR` prints it for other clients)") from exc
         except (Neo4jError, DriverError) as exc:
+            deadline.check()  # the server stopped a request's read at its deadline: say so, not "query failed"
             if logged is not None:
                 log.error("%s: %s%s", failed, exc, logged)
             raise StoreError(f"{failed}{outcome}: {exc}") from exc
@@ -273,8 +275,7 @@ class Neo4jStore(Neo4jBatchedReads, Store):
         start = self.authors_by_keys([key])[0]
         if start is None:
             return Network([], [])
-        levels = {key: 0}
-        frontier = [key]
+        levels, frontier = {key: 0}, [key]
         for level in range(1, depth + 1):
             if not frontier:
                 break
@@ -295,6 +296,4 @@ class Neo4jStore(Neo4jBatchedReads, Store):
             found = self.authors_by_keys([source])[0]
             return [found] if found else None
         records = self._read(cypher.SHORTEST_PATH, source=source, target=target)
-        if not records:
-            return None
-        return [Author(k, n) for k, n in zip(records[0]["keys"], records[0]["names"], strict=True)]
+        return None if not records else [Author(k, n) for k, n in zip(records[0]["keys"], records[0]["names"], strict=True)]
