@@ -221,6 +221,13 @@ ABUSE = {
     "200 KB body": {"query": "{ stats { papers } }", "variables": {"pad": "x" * 200_000}},
     "2,000-word text filter": {"query": "query($t: String!) { papers(filter: {text: $t}) { totalCount } }",
                                "variables": {"t": " ".join(f"word{i}" for i in range(2_000))}},
+    # issue 34's probe (bench/heavy.py times each one alone, with /healthz beside it)
+    "network in network": {"query": "{ authors(first: 1) { edges { node { network(depth: 3) { nodes { network(depth: 3) { totalNodes } } } } } } }"},
+    "network in co-authors in network": {"query": "{ authors(first: 1) { edges { node { network(depth: 3) { nodes { coauthors { author { "
+                                                  "network(depth: 3) { totalNodes } } } } } } } } }"},
+    "a hundred networks": {"query": "{ authors(first: 100) { edges { node { network(depth: 1) { totalNodes } } } } }"},
+    "co-authors four deep": {"query": "{ authors(first: 1) { edges { node { coauthors { author { coauthors { author { coauthors { author { "
+                                      "coauthors { author { name } } } } } } } } } } } }"},
 }
 
 

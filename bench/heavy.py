@@ -34,12 +34,13 @@ QUERIES = {
     "network in network (depth 3)": '{ author(id: "$ID") { network(depth: 3) { nodes { network(depth: 3) { totalNodes } } } } }',
     "network in co-authors in network": '{ author(id: "$ID") { network(depth: 3) { nodes { coauthors { author { network(depth: 3) { totalNodes } } } } } } }',
     "inner network(depth: 1), looped by the abuser": '{ authors(first: 100) { edges { node { network(depth: 1) { totalNodes } } } } }',
-    "co-authors four deep": "{ authors(first: 20) { edges { node { coauthors { author { coauthors { author { coauthors { author { coauthors { author { name } } } } } } } } } } } }",
+    "forty networks of depth 3 (within the limits)": "{ authors(first: 40) { edges { node { network(depth: 3) { totalNodes communities } } } } }",
+    "co-authors four deep": '{ author(id: "$ID") { coauthors { author { coauthors { author { coauthors { author { coauthors { author { name } } } } } } } } } }',
 }
 
 
 ABUSER = "{ authors(first: 40) { edges { node { network(depth: 2) { totalNodes communities } } } } }"
-ABUSER_KEY = ""  # sent as X-API-Key by the abuser when the server knows keys (else both come from one address)
+ABUSER_KEY = "abuser"  # the abuser's X-API-Key (the servers get KG_API_KEYS=abuser): one address, two clients
 
 
 def abuse_loop(url: str, stop: threading.Event, seen: list, headers: dict) -> None:
@@ -138,13 +139,15 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--workdir", type=Path, default=None, help="keep the loaded stores here and reuse them")
     parser.add_argument("--duration", type=float, default=20.0, help="seconds of each fairness run (0: skip them)")
+    parser.add_argument("--stores", default="embedded,neo4j", help="which stores to measure (comma-separated)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="kg-heavy-"))
     workdir.mkdir(parents=True, exist_ok=True)
     base = {k: v for k, v in os.environ.items() if not k.startswith(("NEO4J_", "KG_"))}
     uri = kg("neo4j", "start", "--port", str(free_port()), "--data", str(workdir / "neo4j"), env=base).strip().splitlines()[-1]
-    envs = {"embedded": base | {"KG_DATA_DIR": str(workdir / "embedded")}, "neo4j": base | {"NEO4J_URI": uri}}
+    keys = {"KG_API_KEYS": ABUSER_KEY}
+    envs = {"embedded": base | keys | {"KG_DATA_DIR": str(workdir / "embedded")}, "neo4j": base | keys | {"NEO4J_URI": uri}}
     if not (workdir / "loaded").exists():
         kg("migrate", env=envs["neo4j"])
         for env in envs.values():
@@ -155,6 +158,8 @@ def main() -> None:
     results = {}
     try:
         for name, env in envs.items():
+            if name not in args.stores.split(","):
+                continue
             print(name, flush=True)
             results[name] = serve_and_measure(env, bodies, args.duration, workdir)
     finally:

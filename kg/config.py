@@ -52,9 +52,15 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=100_000, alias="KG_MAX_BODY_BYTES", ge=1_000)
     max_query_words: int = Field(default=32, alias="KG_MAX_QUERY_WORDS", ge=1, description="words in a search or text filter")
     openapi: bool = Field(default=False, alias="KG_OPENAPI", description="serve /docs, /redoc and /openapi.json (FastAPI's pages)")
+    client_concurrency: int = Field(default=64, alias="KG_CLIENT_CONCURRENCY", ge=1, description="GraphQL requests one client may have in flight")
+    client_heavy_seconds: float = Field(default=5.0, alias="KG_CLIENT_HEAVY_SECONDS", gt=0,
+                                        description="CPU seconds of heavy work one client may use a minute (kg.api.fairness)")
+    light_request_seconds: float = Field(default=0.1, alias="KG_LIGHT_REQUEST_SECONDS", ge=0,
+                                         description="CPU seconds of a request's store reads that are free")
+    api_keys: Annotated[list[str], NoDecode] = Field(default=[], alias="KG_API_KEYS", description="keys naming clients (X-API-Key)")
     allowed_hosts: Annotated[list[str], NoDecode] = Field(default=["127.0.0.1", "localhost", "::1"], alias="KG_ALLOWED_HOSTS")
 
-    @field_validator("allowed_hosts", mode="before")
+    @field_validator("allowed_hosts", "api_keys", mode="before")
     @classmethod
     def _comma_separated(cls, value):
         """``KG_ALLOWED_HOSTS=kg.example.org,127.0.0.1``: the Host names the API answers (DNS-rebinding guard)."""

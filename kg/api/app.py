@@ -15,6 +15,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.concurrency import run_in_threadpool
 
 from kg.api.explorer import add_explorer
+from kg.api.fairness import FairShare
 from kg.api.graphql.context import Context
 from kg.api.graphql.http import KGGraphQLRouter
 from kg.api.graphql.schema import build_schema
@@ -53,6 +54,8 @@ def create_app(service: KGService, *, owns_service: bool = False, plans: bool = 
 
     router = KGGraphQLRouter(build_schema(settings=settings), context_getter=get_context, graphql_ide="graphiql")
     app.add_middleware(PagePolicy, policy=page_policy(re.findall(r"<script>(.*?)</script>", router.graphql_ide_html, re.S)))
+    app.add_middleware(FairShare, concurrency=settings.client_concurrency, heavy_seconds=settings.client_heavy_seconds,
+                       light_seconds=settings.light_request_seconds, api_keys=frozenset(settings.api_keys))
     app.add_middleware(RequestGuard, max_body_bytes=settings.max_body_bytes)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_hosts)
     app.include_router(router, prefix="/graphql")

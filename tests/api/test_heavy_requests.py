@@ -88,7 +88,7 @@ def test_health_and_light_requests_answer_while_a_read_runs(seeded, held):
 
 
 def test_a_request_past_its_deadline_stops_its_work(seeded, held):
-    from kg.api.graphql.loaders import READ_THREADS
+    from kg.api.graphql.loaders import READS_PER_REQUEST
 
     networks = held(hold=0.6)  # each network takes 0.6 s; the deadline is 1 s
     query = "{ authors(first: 40) { edges { node { network(depth: 1) { totalNodes } } } } }"  # 40 walks: within the cost limit
@@ -98,7 +98,7 @@ def test_a_request_past_its_deadline_stops_its_work(seeded, held):
         started = networks.calls
         time.sleep(1.5)  # long enough for every read already started to end, and for any new one to start
         assert networks.calls == started  # nothing was started once the request gave up
-    assert started <= 2 * READ_THREADS < 40  # the other authors' networks never ran
+    assert started <= 2 * READS_PER_REQUEST < 40  # one read at a time, two rounds before the deadline; the rest never ran
 
 
 def test_networks_inside_a_network_cost_their_product_and_are_refused_before_running(seeded, held):
@@ -110,3 +110,29 @@ def test_networks_inside_a_network_cost_their_product_and_are_refused_before_run
         assert networks.calls == 0
         one = client.post("/graphql", json={"query": '{ author(name: "Wei Lin") { network(depth: 3) { totalNodes } } }'}).json()
         assert one["data"]["author"]["network"]["totalNodes"] > 1 and networks.calls == 1
+
+
+def test_a_client_whose_heavy_work_spent_its_budget_gets_429_and_others_do_not(seeded, held):
+    networks = held(hold=0.0)
+    settings = seeded.settings.model_copy(update={"client_heavy_seconds": 1e-6, "light_request_seconds": 0.0,
+                                                  "api_keys": ["heavy", "light"]})
+    service = KGService(seeded.store, settings)
+    query = {"query": '{ author(name: "Wei Lin") { network(depth: 3) { totalNodes communities } } }'}
+    with TestClient(create_app(service)) as client:
+        first = client.post("/graphql", json=query, headers={"X-API-Key": "heavy"})
+        assert first.status_code == 200 and networks.calls == 1
+        refused = [client.post("/graphql", json=query, headers={"X-API-Key": "heavy"}) for _ in range(3)]
+        assert {r.status_code for r in refused} == {429} and networks.calls == 1
+        assert int(refused[0].headers["retry-after"]) >= 1
+        assert client.post("/graphql", json=query, headers={"X-API-Key": "light"}).status_code == 200  # another client
+        assert client.get("/healthz").status_code == 200
+
+
+def test_co_authors_four_deep_cost_their_product_and_a_co_author_list_is_cut_at_first(seeded):
+    deep = '{ author(name: "Wei Lin") { coauthors { author { coauthors { author { coauthors { author { coauthors { author { name } } } } } } } } } }'
+    with TestClient(create_app(seeded)) as client:
+        body = client.post("/graphql", json={"query": deep}).json()
+        assert body["data"] is None and "too expensive" in body["errors"][0]["message"]
+        lists = client.post("/graphql", json={"query": '{ author(name: "Wei Lin") { all: coauthors { author { id } } '
+                                                        "two: coauthors(first: 2) { author { id } } } }"}).json()["data"]["author"]
+        assert len(lists["all"]) > 2 and lists["two"] == lists["all"][:2]

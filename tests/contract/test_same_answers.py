@@ -85,12 +85,15 @@ PLANNED = [
     'b: concept(name: "nothing at all") { id } }',
     '{ paper(id: "no such paper") { id } }',
     '{ papers(first: 6, orderBy: CITATIONS) { edges { node { id venue citations authorsTruncated } } } }',  # no abstract read
+    '{ author(name: "Wei Lin") { c: coauthors(first: 2) { jointPapers author { id } } d: coauthors { author { id } } '
+    'e: coauthors(first: 0) { jointPapers } } }',  # a co-author list cut at `first`
 ]
 BY_KEY = '{ concept(name: "Sharpness-Aware  Minimization") { id name papers(first: 3) { edges { node { id } } } } }'
 BAD = [  # a plan raises; graphql-core answers, with the error at its path
     '{ papers(first: 1000) { edges { node { id } } } }',
     '{ papers(after: "nonsense") { edges { node { id } } } }',
     'query($id: ID!) { paper(id: $id) { related(first: -1) { score } } }',
+    '{ author(name: "Wei Lin") { coauthors(first: 101) { jointPapers } } }',
 ]
 
 

@@ -8,7 +8,7 @@ from strawberry.fastapi import BaseContext
 from strawberry.types import Info as _Info
 
 from kg import deadline
-from kg.api.graphql.loaders import Loaders, call_store
+from kg.api.graphql.loaders import Loaders, call_store, start_request_reads
 from kg.errors import KGError
 from kg.service import KGService
 
@@ -22,6 +22,7 @@ class Context(BaseContext):
         self.plans = plans  # answer the operations compiled plans cover with them (schema.PlannedExecution)
         self.tree = tree  # the store's async reader of whole compiled operations, if it has one
         deadline.start(service.settings.request_deadline)  # every read of this request stops at it (``kg.deadline``)
+        start_request_reads()  # and it holds at most READS_PER_REQUEST read threads at once
         try:
             service.refresh()  # one look at the store per request (never waits: it runs on the event loop)
         except KGError:

@@ -55,9 +55,9 @@ def _unwrap(type_):
     return type_
 
 
-def _multiplier(field: FieldNode, field_type, variables: dict, parent_name: str = "") -> int:
+def _multiplier(field: FieldNode, definition, variables: dict, parent_name: str = "") -> int:
     """How many times the field's selection can be resolved per parent."""
-    inner = _unwrap(field_type)
+    inner = _unwrap(definition.type)
     long = LONG_LISTS.get((parent_name, field.name.value))
     if long is not None:
         return long
@@ -69,6 +69,9 @@ def _multiplier(field: FieldNode, field_type, variables: dict, parent_name: str 
             elif isinstance(arg.value, VariableNode):
                 value = variables.get(arg.value.name.value)
                 first = value if isinstance(value, int) else MAX_FIRST  # unknown: the largest page
+    declared = definition.args.get("first")
+    if first is None and declared is not None and isinstance(declared.default_value, int):
+        first = declared.default_value  # `coauthors` without `first` is its default page, not a short list
     if isinstance(inner, GraphQLList):
         return max(first if first is not None else LIST_SIZE, 1)
     if isinstance(inner, GraphQLObjectType) and "pageInfo" in inner.fields:  # a connection
@@ -103,7 +106,7 @@ def operation_cost(schema, operation: OperationDefinitionNode, fragments: dict, 
                     continue  # validation reports unknown fields
                 below = selection_cost(selection.selection_set, _named(field.type), seen)
                 own = WEIGHTS.get((parent.name, selection.name.value), 1)
-                total += _multiplier(selection, field.type, variables, parent.name) * (own + below)
+                total += _multiplier(selection, field, variables, parent.name) * (own + below)
             elif isinstance(selection, InlineFragmentNode):
                 total += selection_cost(selection.selection_set, parent, seen)
             elif isinstance(selection, FragmentSpreadNode):

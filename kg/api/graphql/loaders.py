@@ -7,7 +7,9 @@ of parents asking.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import partial
 from weakref import WeakKeyDictionary
@@ -16,12 +18,20 @@ import anyio
 from strawberry.dataloader import DataLoader
 
 from kg import deadline
+from kg.api.fairness import count_work
 from kg.service import KGService
 from kg.store.base import RELATED_LIMIT  # the most a `related(first:)` may ask for
 
-__all__ = ["Loaders", "RELATED_LIMIT", "call_store", "READ_THREADS"]
+__all__ = ["Loaders", "RELATED_LIMIT", "call_store", "start_request_reads", "READ_THREADS", "READS_PER_REQUEST"]
 
 READ_THREADS = 8  # store reads in flight at once in one process, across all requests
+READS_PER_REQUEST = 1  # of which one request may hold: a request asking for forty networks cannot take them all
+_request_reads: ContextVar[asyncio.Semaphore | None] = ContextVar("kg_request_reads", default=None)
+
+
+def start_request_reads() -> None:
+    """Give the calling request (its context) its own share of the read threads."""
+    _request_reads.set(asyncio.Semaphore(READS_PER_REQUEST))
 
 
 async def call_store(service: KGService, fn, *args):
@@ -30,14 +40,26 @@ async def call_store(service: KGService, fn, *args):
     is copied) and starts nothing once it has passed; the read holds the store's ``reading()`` section.
     Reads share their own ``READ_THREADS`` threads, so health checks never queue behind them."""
     deadline.check()
+    gate = _request_reads.get()
+    if gate is None:
+        return await _in_thread(service, fn, *args)
+    async with gate:  # at most READS_PER_REQUEST of this request's reads hold a thread at once
+        return await _in_thread(service, fn, *args)
+
+
+async def _in_thread(service: KGService, fn, *args):
     # Abandoned when the request is cancelled at its deadline: the worker stops at its next check, alone.
     return await anyio.to_thread.run_sync(partial(_read, service, fn, *args), limiter=_read_limiter(), abandon_on_cancel=True)
 
 
 def _read(service: KGService, fn, *args):
     deadline.check()
-    with service.store.reading():
-        return fn(*args)
+    started = time.thread_time()
+    try:
+        with service.store.reading():
+            return fn(*args)
+    finally:
+        count_work(time.thread_time() - started)  # the request's work, for its client's budget
 
 
 _limiters: WeakKeyDictionary = WeakKeyDictionary()

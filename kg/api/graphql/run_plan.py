@@ -20,7 +20,7 @@ from kg.api.graphql.pagination import check_first, encode_cursor, page_window
 from kg.api.graphql.plan import TYPENAME, Selection
 from kg.models import Page
 from kg.service import KGService, PaperQuery, concept_lookup_terms
-from kg.store.base import RELATED_LIMIT
+from kg.store.base import COAUTHORS_FIRST, RELATED_LIMIT
 
 __all__ = ["PlanRun", "RESOLVERS", "LEAVES", "SUPPORTED"]
 
@@ -179,8 +179,9 @@ def _author_papers(run: PlanRun, parents, _s, siblings):
     return run.lists("author", [a.key for a in parents], "papers", siblings)
 
 
-def _author_coauthors(run: PlanRun, parents, _s, siblings):
-    rows = run.lists("author", [a.key for a in parents], "coauthors", siblings)
+def _author_coauthors(run: PlanRun, parents, s, siblings):
+    first = run.first(s, COAUTHORS_FIRST)
+    rows = [rs[:first] for rs in run.lists("author", [a.key for a in parents], "coauthors", siblings)]
     found = _found(run.reads.authors_by_keys, [r.author_key for rs in rows for r in rs])
     return [[CoauthorRow(found[r.author_key], r.joint_papers) for r in rs if found.get(r.author_key)] for rs in rows]
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from kg.models import Concept, Paper
+from kg.store.base import COAUTHORS_FIRST
 from kg.store.neo4j.queries import ORDERED_LISTS, PAPER_ORDERS, PROJECTIONS, area_of, author_of, concept_of, paper_map, paper_of
 
 __all__ = ["Bindings", "Unsupported", "plan_query", "models_of", "tree_values", "concept_roots"]
@@ -119,9 +120,11 @@ def _related(q: _Query, s, n: str) -> str:
 
 
 def _coauthors(q: _Query, s, n: str) -> str:
+    first = q.bind.first(s, COAUTHORS_FIRST)
     x, r = q.var(), q.var()
     parts = [f"_: {{jointPapers: {r}.papers}}"] + [f"{q.key(c)}: {q.obj('Author', x, c.children)}" for c in s.children if c.name == "author"]
-    return f"COLLECT {{ {ORDERED_LISTS['Author', 'coauthors'].format(n=n, x=x, r=r)} RETURN {{{', '.join(parts)}}} }}"
+    match = ORDERED_LISTS["Author", "coauthors"].format(n=n, x=x, r=r)
+    return f"COLLECT {{ {match} LIMIT {q.param(first)} RETURN {{{', '.join(parts)}}} }}"
 
 
 def _broader(q: _Query, s, n: str) -> str:

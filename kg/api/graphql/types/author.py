@@ -5,8 +5,10 @@ from __future__ import annotations
 import strawberry
 
 from kg.api.graphql.context import Info
+from kg.api.graphql.pagination import check_first
 from kg.api.graphql.types.paper import PaperType
 from kg.models import Author
+from kg.store.base import COAUTHORS_FIRST
 
 __all__ = ["AuthorType", "AuthorshipEvidenceType", "AffiliationType", "CoauthorType", "CoauthorEdgeType", "CoauthorNetworkType"]
 
@@ -31,9 +33,10 @@ class AuthorType:
     async def papers(self, info: Info) -> list[PaperType]:
         return [PaperType(model=p) for p in await info.context.loaders.author_lists.load((self.model.key, "papers"))]
 
-    @strawberry.field(description="Most joint papers first.")
-    async def coauthors(self, info: Info) -> list["CoauthorType"]:
-        rows = await info.context.loaders.author_lists.load((self.model.key, "coauthors"))
+    @strawberry.field(description="Most joint papers first; the first `first` (at most 100) of them.")
+    async def coauthors(self, info: Info, first: int | None = COAUTHORS_FIRST) -> list["CoauthorType"]:
+        first = check_first(first, COAUTHORS_FIRST)
+        rows = (await info.context.loaders.author_lists.load((self.model.key, "coauthors")))[:first]
         authors = await info.context.loaders.author.load_many([r.author_key for r in rows])
         return [CoauthorType(author=AuthorType(model=a), joint_papers=r.joint_papers) for r, a in zip(rows, authors, strict=True) if a]
 

@@ -1,0 +1,117 @@
+"""Fair sharing between clients: light requests are free, heavy work draws on a per-client budget.
+
+A client is its API key (``X-API-Key``, when ``KG_API_KEYS`` names some) or else its address.
+Each GraphQL request's *work* is the CPU time its store reads took in the worker threads
+(``time.thread_time``, so time spent waiting for the GIL or for other requests is not counted).
+The first ``KG_LIGHT_REQUEST_SECONDS`` of a request's work are free: the requests a page or a
+script makes cost a few milliseconds and are never charged. What a request works beyond that
+is taken from its client's budget, a token bucket of ``KG_CLIENT_HEAVY_SECONDS`` refilled in a
+minute. A client whose budget is spent gets HTTP 429 with ``Retry-After`` (the seconds until it
+is positive again) until then; so does a client with ``KG_CLIENT_CONCURRENCY`` requests in
+flight already. One client looping a heavy query thus gets a small, bounded share of the
+server, and everyone else keeps theirs.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import time
+from contextvars import ContextVar
+from dataclasses import dataclass
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+__all__ = ["FairShare", "count_work"]
+
+log = logging.getLogger("kg.api.cost")
+
+# The CPU seconds of the current request's store reads, one entry a read (list.append is atomic across threads).
+_WORK: ContextVar[list[float] | None] = ContextVar("kg_request_work", default=None)
+MAX_CLIENTS = 10_000  # clients remembered; those with a full budget and nothing in flight are forgotten first
+
+
+def count_work(seconds: float) -> None:
+    """Add a read's CPU seconds to the request it works for (nothing outside a request)."""
+    meter = _WORK.get()
+    if meter is not None:
+        meter.append(seconds)
+
+
+@dataclass
+class _Client:
+    tokens: float
+    at: float
+    in_flight: int = 0
+
+
+class FairShare:
+    """Pure ASGI middleware in front of ``/graphql`` (see the module docstring)."""
+
+    def __init__(self, app: ASGIApp, *, concurrency: int, heavy_seconds: float, light_seconds: float,
+                 api_keys: frozenset[str] = frozenset(), clock=time.monotonic) -> None:
+        self.app = app
+        self.concurrency = concurrency
+        self.capacity = heavy_seconds
+        self.rate = heavy_seconds / 60.0  # the budget refills in a minute
+        self.light = light_seconds
+        self.api_keys = api_keys
+        self.clock = clock
+        self.clients: dict[str, _Client] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith("/graphql"):
+            await self.app(scope, receive, send)
+            return
+        key = dict(scope.get("headers", ())).get(b"x-api-key")
+        if key is not None and self.api_keys and key.decode("latin-1") not in self.api_keys:
+            await _refuse(send, 401, "unknown API key (X-API-Key): use one of KG_API_KEYS, or none")
+            return
+        who = f"key:{key.decode('latin-1')}" if key is not None and self.api_keys else f"address:{(scope.get('client') or ('?',))[0]}"
+        client = self._client(who)
+        if client.in_flight >= self.concurrency:
+            await _refuse(send, 429, f"this client has {client.in_flight} requests in flight (KG_CLIENT_CONCURRENCY)", 1)
+            return
+        if client.tokens <= 0:
+            wait = math.ceil(-client.tokens / self.rate) + 1
+            await _refuse(send, 429, "this client's heavy work has used its budget (KG_CLIENT_HEAVY_SECONDS a minute); "
+                          f"retry in {wait} s", wait)
+            return
+        client.in_flight += 1
+        meter: list[float] = []
+        token = _WORK.set(meter)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            _WORK.reset(token)
+            client.in_flight -= 1
+            work = sum(meter)
+            charged = max(work - self.light, 0.0)
+            client.tokens -= charged
+            log.debug("%s work %.3f s, charged %.3f s, budget left %.1f s", who, work, charged, client.tokens)
+
+    def _client(self, who: str) -> _Client:
+        now = self.clock()
+        client = self.clients.get(who)
+        if client is None:
+            if len(self.clients) >= MAX_CLIENTS:
+                self._forget(now)
+            client = self.clients[who] = _Client(self.capacity, now)
+        client.tokens = min(self.capacity, client.tokens + (now - client.at) * self.rate)
+        client.at = now
+        return client
+
+    def _forget(self, now: float) -> None:
+        for who, c in list(self.clients.items()):
+            if not c.in_flight and c.tokens + (now - c.at) * self.rate >= self.capacity:
+                del self.clients[who]
+
+
+async def _refuse(send: Send, status: int, message: str, retry_after: int | None = None) -> None:
+    body = json.dumps({"errors": [{"message": message}]}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if retry_after is not None:
+        headers.append((b"retry-after", str(retry_after).encode()))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
