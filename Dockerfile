@@ -4,8 +4,8 @@ FROM python:3.11.11-slim-bookworm
 WORKDIR /app
 COPY pyproject.toml requirements-model.txt ./
 RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > requirements.txt \
- && pip install --no-cache-dir -r requirements.txt \
  && pip install --no-cache-dir --no-deps -r requirements-model.txt \
+ && pip install --no-cache-dir -r requirements.txt \
  && rm requirements.txt
 COPY README.md ./
 COPY kg ./kg

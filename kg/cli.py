@@ -42,10 +42,17 @@ class _Group(click.Group):
 
 @click.group(cls=_Group)
 @click.version_option(package_name="kg")
-def main() -> None:
+@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path),
+              help="The embedded store's folder, for every command (else KG_DATA_DIR, else the per-user data folder).")
+def main(data_dir: Path | None) -> None:
     """A knowledge graph of research literature."""
     # The Neo4j driver logs each connection retry; kg says once, clearly, what is wrong.
     logging.getLogger("neo4j").setLevel(logging.ERROR)
+    if data_dir is not None:
+        import os
+
+        os.environ["KG_DATA_DIR"] = str(data_dir)
+        get_settings.cache_clear()
 
 
 @main.command()
@@ -139,6 +146,7 @@ class _Rejects:
 def stats() -> None:
     """Counts of nodes and edges in the store."""
     service = _service()
+    click.echo(f"reading {service.where}", err=True)
     try:
         service.check()  # fails at once, with one message, when the store cannot be reached
         s = service.stats()
@@ -166,6 +174,7 @@ def serve(host: str, port: int, workers: int, access_log: bool) -> None:
     from kg.errors import StoreUnavailable
 
     service = _service()
+    click.echo(f"serving {service.where}", err=True)
     try:
         service.check()  # a database behind its migrations stops here
     except StoreUnavailable as exc:

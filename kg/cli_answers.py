@@ -21,16 +21,43 @@ _json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON 
 _first_option = click.option("--first", default=10, show_default=True, type=click.IntRange(1, 100), help="How many to list.")
 
 
-def _with_service(fn: Callable):
+def _with_service(fn: Callable, missing: Callable[[object], str | None] | None = None):
+    """``fn(service)``; when ``missing`` names what was not found in its answer, that is the error. An error
+    from a store that holds no papers says which store it read, and that it is empty."""
     from kg.service import KGService
     from kg.store import open_store
 
     settings = get_settings()
     service = KGService(open_store(settings), settings)
     try:
-        return fn(service)
+        found = fn(service)
+        message = missing(found) if missing is not None else None
+        if message:
+            raise KGError(message)
+        return found
+    except KGError as exc:
+        if _empty(service):  # "no author named …" in a store that holds nothing: say which store, and that it is empty
+            raise KGError(f"{exc} ({service.where} holds no papers: kg ingest FILES, or choose another store with "
+                          "kg --data-dir DIR, KG_DATA_DIR or NEO4J_URI)") from exc
+        raise
     finally:
         service.close()
+
+
+def _empty(service) -> bool:
+    try:
+        return service.stats().papers == 0
+    except KGError:
+        return False
+
+
+def _no_paper(paper_id: str) -> str:
+    return f"no paper with id {paper_id!r}; find ids with: kg search WORDS"
+
+
+def _no_author(name: str, suggestions) -> str:
+    names = [a.name for a in suggestions]
+    return f"no author named {name!r}" + (f"; are you looking for: {', '.join(names)}?" if names else "")
 
 
 def _emit(as_json: bool, data: dict, lines: list[str]) -> None:
@@ -68,9 +95,7 @@ def search(text: str, first: int, as_json: bool) -> None:
 @_json_option
 def paper(paper_id: str, as_json: bool) -> None:
     """One paper: title, venue, authors, areas and key concepts."""
-    card = _with_service(lambda s: s.cards.paper_card(paper_id))
-    if card is None:
-        raise KGError(f"no paper with id {paper_id!r}; find ids with: kg search WORDS")
+    card = _with_service(lambda s: s.cards.paper_card(paper_id), lambda c: c is None and _no_paper(paper_id))
     p = card.paper
     lines = [p.title or p.label, f"  id {p.id}" + (f"  ·  {p.venue}" if p.venue else "") + (f"  ·  {p.year}" if p.year else ""),
              "  authors: " + ", ".join(a.name for a in card.authors) + (" et al." if p.authors_truncated else ""),
@@ -85,9 +110,7 @@ def paper(paper_id: str, as_json: bool) -> None:
 @_json_option
 def related(paper_id: str, first: int, as_json: bool) -> None:
     """Papers linked to PAPER_ID by shared concepts, strongest first, with the concepts they share."""
-    found = _with_service(lambda s: s.cards.related(paper_id, first))
-    if found is None:
-        raise KGError(f"no paper with id {paper_id!r}; find ids with: kg search WORDS")
+    found = _with_service(lambda s: s.cards.related(paper_id, first), lambda f: f is None and _no_paper(paper_id))
     rows = [(f"{r.score:.2f}", r.paper.id, r.paper.label[:70], ", ".join(c.name for c in r.shared[:4])) for r in found]
     _emit(as_json, {"paper": paper_id, "related": found}, [*_table(rows, ("score", "id", "title", "shared concepts"))])
 
@@ -100,19 +123,16 @@ def author(name: str, first: int, as_json: bool) -> None:
     """A person's papers and co-authors, by id or name; everyone of that name when several people bear it;
     close matches when NAME is not exact."""
     try:
-        card = _with_service(lambda s: s.cards.author_card(name, first))
+        card = _with_service(lambda s: s.cards.author_card(name, first),
+                             lambda c: c.author is None and not as_json and _no_author(name, c.suggestions))
     except AmbiguousAuthor as several:
         lines = [f"{len(several.people)} people are named {name!r}; `kg author ID` shows one:",
                  *_table([(key, hint) for key, hint in several.people], ("id", "what tells them apart"))]
         _emit(as_json, {"author": None, "people": [{"id": k, "hint": h} for k, h in several.people]}, lines)
         return
-    if card.author is None:
-        suggestions = [a.name for a in card.suggestions]
-        message = f"no author named {name!r}" + (f"; are you looking for: {', '.join(suggestions)}?" if suggestions else "")
-        if as_json:
-            _emit(True, {"author": None, "suggestions": suggestions}, [])
-            raise SystemExit(1)
-        raise KGError(message)
+    if card.author is None:  # with --json: the suggestions as JSON, and exit 1
+        _emit(True, {"author": None, "suggestions": [a.name for a in card.suggestions]}, [])
+        raise SystemExit(1)
     a = card.author
     lines = [f"{a.name}  ({card.paper_count} papers)  id: {a.key}", "papers:", *_table([(p.year or "", p.id, p.label[:80]) for p in card.papers], ("year", "id", "title")),
              "co-authors:", *_table([(c.joint_papers, c.name) for c in card.coauthors], ("joint papers", "name")),
@@ -126,9 +146,7 @@ def author(name: str, first: int, as_json: bool) -> None:
 @_json_option
 def concept(name: str, first: int, as_json: bool) -> None:
     """A concept (by name or alias): aliases, broader concept, its papers and related concepts."""
-    card = _with_service(lambda s: s.cards.concept_card(name, first))
-    if card is None:
-        raise KGError(f"no concept named {name!r}; try: kg search {name!r}")
+    card = _with_service(lambda s: s.cards.concept_card(name, first), lambda c: c is None and f"no concept named {name!r}; try: kg search {name!r}")
     c = card.concept
     lines = [f"{c.name}  ({card.paper_count} papers)", "  aliases: " + (", ".join(c.aliases) or "(none)"),
              "  broader: " + (card.broader or "(none)"), "papers (most about it first):",

@@ -18,7 +18,8 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="", extra="ignore", populate_by_name=True)
 
-    data_dir: Path = Field(default=Path("kg-data"), alias="KG_DATA_DIR")
+    data_dir: Path = Field(default_factory=lambda: default_data_dir(), alias="KG_DATA_DIR",
+                           description="the embedded store's folder (default: the platform's per-user data folder)")
 
     neo4j_uri: str | None = Field(default=None, alias="NEO4J_URI")
     neo4j_username: str = Field(default="neo4j", alias="NEO4J_USERNAME")
@@ -65,6 +66,14 @@ class Settings(BaseSettings):
     def _comma_separated(cls, value):
         """``KG_ALLOWED_HOSTS=kg.example.org,127.0.0.1``: the Host names the API answers (DNS-rebinding guard)."""
         return [h.strip() for h in value.split(",") if h.strip()] if isinstance(value, str) else value
+
+
+def default_data_dir() -> Path:
+    """The embedded store's default folder: the platform's per-user data folder for kg (``platformdirs``;
+    on Linux ``$XDG_DATA_HOME/kg``, else ``~/.local/share/kg``), never the current directory."""
+    from platformdirs import user_data_path
+
+    return user_data_path("kg", appauthor=False)
 
 
 @lru_cache(maxsize=1)

@@ -76,8 +76,7 @@ def network_view(net: Network) -> NetworkView:
     g = nx.Graph()
     g.add_nodes_from(sorted(a.key for a in net.nodes))
     g.add_weighted_edges_from(sorted(net.edges))
-    found: list = []
-    # louvain_communities is the last of these levels; a request past its deadline stops between two
+    found: list = []  # louvain_communities is the last of these levels; a request past its deadline stops between two
     for level in nx.community.louvain_partitions(g, weight="weight", seed=7) if g.number_of_nodes() else ():
         deadline.check()
         found = level
@@ -101,6 +100,12 @@ class KGService:
     def kind(self) -> str:
         """Which store serves: ``embedded`` or ``neo4j``."""
         return self.store.kind
+
+    @property
+    def where(self) -> str:
+        """Which store this is, in words (``the embedded store at /path``, ``Neo4j at bolt://… (database neo4j)``)."""
+        s = self.settings
+        return f"Neo4j at {s.neo4j_uri} (database {s.neo4j_database})" if self.kind == "neo4j" else f"the embedded store at {Path(s.data_dir).resolve()}"
 
     @property
     def batched_reads(self) -> BatchedReads:
@@ -151,8 +156,7 @@ class KGService:
     def extract(self, documents: Sequence["DocumentInput"], progress: Progress = no_progress) -> list[list["ExtractedConcept"]]:
         return self.extractor.extract(documents, progress=progress)
 
-    def ingest(self, paths: Sequence[str | Path], *, progress: Progress = no_progress,
-               on_error: OnError | None = None) -> IngestSummary:
+    def ingest(self, paths: Sequence[str | Path], *, progress: Progress = no_progress, on_error: OnError | None = None) -> IngestSummary:
         """Add the papers of files or folders to the graph: incremental, idempotent, resumable (see ``kg.ingest``)."""
         return Ingest(self.store, self.settings, self.extract).run(paths, progress=progress, on_error=on_error)
 

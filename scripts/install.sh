@@ -5,5 +5,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/venv.sh
+install_model  # first, hash-checked: kg's own dependency on it is then met
 "$VENV_PY" -m pip install --quiet --disable-pip-version-check -e ".[dev,spark]"
-install_model

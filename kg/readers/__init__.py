@@ -2,18 +2,38 @@
 
 from __future__ import annotations
 
+import gzip
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from kg.errors import ReaderError
 from kg.models import SourceRecord
+from kg.readers.atom import read_atom
 from kg.readers.bibtex import read_bibtex
 from kg.readers.jsonl import OnError, read_jsonl
 from kg.readers.listing import read_listing
+from kg.readers.ris import read_ris
+from kg.readers.tables import read_table
 
-__all__ = ["read_listing", "read_jsonl", "read_bibtex", "read_path", "expand_paths", "file_format", "READERS", "OnError"]
+__all__ = ["read_listing", "read_jsonl", "read_bibtex", "read_table", "read_ris", "read_atom", "read_path", "expand_paths",
+           "file_format", "READERS", "KNOWN", "OnError"]
 
-READERS = {".txt": read_listing, ".jsonl": read_jsonl, ".json": read_jsonl, ".bib": read_bibtex}
+
+def _read_text(path: Path, on_error: OnError | None = None) -> Iterator[SourceRecord]:
+    """A ``.txt`` file: a paper listing, or a Web of Science tab-delimited export (``savedrecs.txt``,
+    whose header starts with the field tag ``PT`` and a tab)."""
+    with (gzip.open(path, "rb") if path.suffix == ".gz" else Path(path).open("rb")) as handle:
+        head = handle.read(64)
+    if head.removeprefix(b"\xef\xbb\xbf").startswith(b"PT\t"):
+        return read_table(path, on_error)
+    return read_listing(path, on_error)
+
+
+READERS = {".txt": _read_text, ".jsonl": read_jsonl, ".json": read_jsonl, ".bib": read_bibtex, ".csv": read_table,
+           ".tsv": read_table, ".ris": read_ris, ".atom": read_atom, ".xml": read_atom}
+KNOWN = ("a listing or Web of Science export (.txt), JSON Lines or a JSON document (.jsonl, .json; OpenAlex and Semantic "
+         "Scholar pages too), BibTeX (.bib), CSV or TSV with a header (.csv, .tsv: Scopus, Web of Science, Zotero, OpenAlex), "
+         "RIS (.ris), an arXiv API Atom feed (.atom, .xml); each optionally .gz")
 
 
 def file_format(path: Path) -> str:
@@ -33,13 +53,11 @@ def expand_paths(paths: Iterable[str | Path], skipped: list[tuple[Path, str]] | 
         if path.is_dir():
             found = _folder_files(path, [] if skipped is None else skipped)
             if not found:
-                raise ReaderError(str(path), None, "folder holds no .txt, .jsonl, .json or .bib file")
+                raise ReaderError(str(path), None, f"folder holds no file kg reads: {KNOWN}")
             files.extend(found)
         elif path.is_file():
             if file_format(path) not in READERS:
-                raise ReaderError(
-                    str(path), None, f"unknown format {file_format(path)!r}; expected .txt (listing), .jsonl or .json (JSON Lines), .bib (BibTeX), optionally .gz"
-                )
+                raise ReaderError(str(path), None, f"unknown format {file_format(path)!r}; kg reads {KNOWN}")
             files.append(path)
         else:
             raise ReaderError(str(path), None, "no such file or folder")
@@ -56,7 +74,7 @@ def _folder_files(folder: Path, skipped: list[tuple[Path, str]]) -> list[Path]:
         elif not p.is_file():
             continue
         elif file_format(p) not in READERS:
-            skipped.append((p, f"unknown format {file_format(p) or p.name!r}: kg reads .txt, .jsonl, .json, .bib (optionally .gz)"))
+            skipped.append((p, f"unknown format {file_format(p) or p.name!r}: kg reads {', '.join(READERS)} (optionally .gz)"))
         else:
             found.append(p)
     return found

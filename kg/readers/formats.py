@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-__all__ = ["detect", "normal_doi", "normal_arxiv_id", "ARXIV_ARCHIVES"]
+__all__ = ["detect", "normal_doi", "normal_arxiv_id", "arxiv_area", "ARXIV_ARCHIVES"]
 
 # The arXiv taxonomy, top level (archive -> group and name); categories inside an archive
 # (cs.LG) are named from ARXIV_CATEGORIES where we list them, else by their code.
@@ -80,7 +80,7 @@ def normal_arxiv_id(value: str | None) -> str | None:
     return match.group(1).lower() if match else None
 
 
-def _arxiv_area(categories: str) -> list[str] | None:
+def arxiv_area(categories: str) -> list[str] | None:
     first = (categories or "").split()
     if not first:
         return None
@@ -103,7 +103,7 @@ def from_arxiv(obj: dict) -> dict:
         if match:
             year = int(match.group(0))
             break
-    area = _arxiv_area(obj.get("categories") or "")
+    area = arxiv_area(obj.get("categories") or "")
     return {
         "id": f"arxiv:{normal_arxiv_id(obj.get('id')) or obj.get('id')}",
         "arxiv_id": obj.get("id"),

@@ -1,14 +1,18 @@
-"""JSON Lines records: {id, title, authors, abstract, area, keywords, venue, year, doi, arxiv_id}.
+"""JSON records: {id, title, authors, abstract, area, keywords, venue, year, doi, arxiv_id}.
 
-Lines from an arXiv metadata snapshot, OpenAlex or Semantic Scholar are recognised by their
-content and converted first (``kg.readers.formats``). A record needs a title or an abstract:
-title-only records are papers too.
-Control characters are removed from every string.
+A file is JSON Lines (one value a line) or one JSON document (pretty-printed or not). Either way a
+value may be a record, an array of records, an OpenAlex results page (``{"meta", "results": […]}``)
+or a Semantic Scholar page (``{"total" or "next" or "token", "data": […]}``). Records from an arXiv
+metadata snapshot, OpenAlex or Semantic Scholar are recognised by their content and converted
+first (``kg.readers.formats``). A record needs a title or an abstract: title-only records are papers
+too. Control characters are removed from every string.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
+from dataclasses import replace
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
@@ -17,27 +21,113 @@ from kg.models import AREA_SEPARATOR, SourceRecord
 from kg.readers._lines import decoded_lines, strip_controls
 from kg.readers.formats import detect, normal_arxiv_id, normal_doi
 
-__all__ = ["read_jsonl", "parse_line", "parse_numbered", "OnError"]
+__all__ = ["read_jsonl", "parse_line", "parse_numbered", "page_items", "record_of", "OnError"]
 
 OnError = Callable[[ReaderError, str], None]  # (the error, the line's raw text)
 
 
 def read_jsonl(path: str | Path, on_error: OnError | None = None) -> Iterator[SourceRecord]:
-    """Read paper records, one JSON object a line; blank lines are allowed.
+    """Read paper records from JSON Lines (blank lines allowed) or from one JSON document.
 
     Raises
     ------
     ReaderError
-        naming the file, the line and the field that is wrong (unless ``on_error`` takes it).
+        naming the file, the line (or the item of a document) and the field that is wrong
+        (unless ``on_error`` takes it).
     """
     path = Path(path)
-    for _, text, found in parse_numbered(decoded_lines(path, on_error), str(path)):
-        if isinstance(found, ReaderError):
+    lines = decoded_lines(path, on_error)
+    seen: list[tuple[int, str]] = []
+    for number, text in lines:
+        seen.append((number, text))
+        if text.strip():
+            break
+    if seen and _continues(seen[-1][1]):  # the first value runs past its line: one (pretty-printed) document
+        yield from _document(path, "\n".join(t for _, t in itertools.chain(seen, lines)), on_error)
+        return
+    for number, text in itertools.chain(seen, lines):
+        if not text.strip():
+            continue
+        for found in _line_records(text, str(path), number):
+            if isinstance(found, ReaderError):
+                if on_error is None:
+                    raise found
+                on_error(found, text)
+            else:
+                yield found
+
+
+def _continues(text: str) -> bool:
+    """Whether a line is the unfinished start of a JSON value (its parse fails only at its end).
+
+    >>> _continues("{"), _continues('{"title": "x",'), _continues('{"title": "x"}'), _continues("{not json")
+    (True, True, False, False)
+    """
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        return exc.pos >= len(text.rstrip())
+    except RecursionError:
+        return False  # a line nested too deeply: JSON Lines, and that line's error says so
+    return False
+
+
+def _line_records(text: str, source: str, number: int) -> list[SourceRecord | ReaderError]:
+    """A line's records: one for an object, one each for an array's items or a results page's."""
+    try:
+        value = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        value = None
+    items = page_items(value)
+    if items is None:
+        try:
+            return [parse_line(text, source, number)]
+        except ReaderError as exc:
+            return [exc]
+    out: list[SourceRecord | ReaderError] = []
+    for i, item in enumerate(items, start=1):
+        try:
+            out.append(replace(record_of(item, f"{source}:{number} (item {i})", None), source=source, line=number))
+        except ReaderError as exc:
+            out.append(exc)
+    return out
+
+
+def _document(path: Path, text: str, on_error: OnError | None) -> Iterator[SourceRecord]:
+    """The records of one JSON document; an item's error names the file and the item."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ReaderError(str(path), exc.lineno, f"invalid JSON: {exc.msg} (column {exc.colno})") from exc
+    except RecursionError as exc:
+        raise ReaderError(str(path), None, "invalid JSON: nested too deeply") from exc
+    items = page_items(value)
+    for i, item in enumerate(items if items is not None else [value], start=1):
+        try:
+            found = record_of(item, f"{path} (item {i})" if items is not None else str(path), None)
+            yield replace(found, source=str(path), line=i)  # a document's records are numbered by item
+        except ReaderError as exc:
             if on_error is None:
-                raise found
-            on_error(found, text)
-        else:
-            yield found
+                raise
+            on_error(exc, json.dumps(item, ensure_ascii=False)[:10_000])
+
+
+def page_items(value) -> list | None:
+    """The records a JSON value holds when it is an array or a results page; None for anything else.
+
+    >>> page_items([{"title": "a"}]), page_items({"meta": {}, "results": [1]}), page_items({"total": 1, "data": [2]})
+    ([{'title': 'a'}], [1], [2])
+    >>> page_items({"title": "one record"}) is None, page_items([1, 2]) is None
+    (True, True)
+    """
+    if isinstance(value, list) and all(isinstance(v, dict) for v in value):
+        return value
+    if isinstance(value, dict):
+        if isinstance(value.get("results"), list) and "meta" in value:  # an OpenAlex page
+            return value["results"]
+        if isinstance(value.get("data"), list) and ({"total", "next", "token", "offset"} & value.keys()):  # a Semantic Scholar page
+            return value["data"]
+    return None
 
 
 def parse_numbered(lines: Iterable[tuple[int, str]], source: str) -> Iterator[tuple[int, str, SourceRecord | ReaderError]]:
@@ -62,18 +152,23 @@ def parse_line(text: str, source: str, number: int) -> SourceRecord:
         raise ReaderError(source, number, f"invalid JSON: {exc.msg} (column {exc.colno})") from exc
     except RecursionError as exc:
         raise ReaderError(source, number, "invalid JSON: nested too deeply") from exc
+    return record_of(obj, source, number)
+
+
+def record_of(obj, source: str, line: int | None) -> SourceRecord:
+    """One JSON value as a record (converted first when its content names another format)."""
     if not isinstance(obj, dict):
-        raise ReaderError(source, number, "expected a JSON object")
+        raise ReaderError(source, line, "expected a JSON object (a paper record)")
     name, convert = detect(obj)
     if convert is not None:
         try:
             obj = convert(obj)
         except (TypeError, AttributeError, ValueError, KeyError) as exc:
-            raise ReaderError(source, number, f"not a valid {name} ({exc})") from exc
-    return _record(obj, source, number)
+            raise ReaderError(source, line, f"not a valid {name} ({exc})") from exc
+    return _record(obj, source, line)
 
 
-def _record(obj: dict, source: str, line: int) -> SourceRecord:
+def _record(obj: dict, source: str, line: int | None) -> SourceRecord:
     def fail(field: str, why: str) -> ReaderError:
         return ReaderError(source, line, f"field {field!r}: {why}")
 

@@ -2,8 +2,8 @@
 
 It follows the single-machine ingest (``kg.ingest``) rule for rule, so that both give one graph:
 
-- **read**: JSON Lines (``.jsonl``, ``.json``, also ``.gz``) through ``SparkContext.textFile``;
-  listings and BibTeX through kg's readers on the driver. Records are numbered in file and
+- **read**: JSON Lines (``.jsonl``, also ``.gz``) through ``SparkContext.textFile``;
+  every other format (listings, JSON documents, BibTeX, exports) through kg's readers on the driver. Records are numbered in file and
   line order; record ``i`` belongs to chunk ``i // KG_INGEST_CHUNK``, as the streaming ingest
   commits them. The first bad line fails the run before anything is written.
 - **extract**: spaCy's part (candidates per document) in ``mapPartitions``, one pipeline per
@@ -53,10 +53,10 @@ def read_records(sc, paths) -> Any:
     """RDD of (record number, SourceRecord) in file and line order; raises the first bad line's error."""
     parts = []
     for file_no, path in enumerate(expand_paths(paths)):
-        if file_format(path) in (".jsonl", ".json"):
+        if file_format(path) == ".jsonl":
             lines = sc.textFile(str(path)).zipWithIndex()
             parts.append(lines.mapPartitions(partial(stages.parse_lines, file_no, str(path))))
-        else:  # listings and BibTeX are small and multi-line: kg's own readers, on the driver
+        else:  # listings, JSON documents, exports: small or multi-line, kg's own readers on the driver
             parts.append(sc.parallelize([((file_no, r.line), r) for r in read_path(path)], 1))
     parsed = sc.union(parts) if parts else sc.parallelize([])
     bad = parsed.filter(lambda x: isinstance(x[1], ReaderError)).takeOrdered(1, key=lambda x: x[0])

@@ -83,7 +83,7 @@ def test_invalid_utf8_names_the_line(tmp_path):
 
 def test_expand_paths_folder_and_unknown(tmp_path):
     assert [p.name for p in expand_paths([SAMPLES])] == [SEED_A.name, SEED_B.name]
-    odd = write(tmp_path, "x", "notes.csv")
+    odd = write(tmp_path, "x", "notes.docx")
     with pytest.raises(ReaderError, match="unknown format"):
         expand_paths([odd])
     with pytest.raises(ReaderError, match="no such file"):

@@ -1,0 +1,113 @@
+"""Spreadsheets and reference-manager exports (``.csv``, ``.tsv``): one paper a row, read with the
+standard library's ``csv`` (the delimiter sniffed: comma, tab or semicolon).
+
+The header names the columns. Each field is read from the first column present among those
+its exporters use (case and spacing ignored):
+
+* kg's own names: ``id title authors abstract year venue doi keywords area``;
+* **Scopus** CSV: ``Title``, ``Author full names`` (else ``Authors``), ``Abstract``, ``Year``,
+  ``Source title``, ``DOI``, ``Author Keywords``, ``EID``;
+* **Web of Science** tab-delimited (field tags): ``TI``, ``AF`` (else ``AU``), ``AB``, ``PY``,
+  ``SO``, ``DI``, ``DE``, ``UT``; also its named columns (``Article Title``, ``Publication Year``, …);
+* **Zotero** CSV: ``Title``, ``Author``, ``Abstract Note``, ``Publication Year``,
+  ``Publication Title``, ``DOI``, ``Manual Tags``, ``Key``;
+* **OpenAlex** CSV: ``display_name``, ``authorships.author.display_name``, ``publication_year``,
+  ``primary_location.source.display_name``, ``doi``, ``id``.
+
+Authors are split on ``;`` or ``|``; ``Surname, Given`` becomes ``Given Surname``, and Scopus's
+author ids in parentheses are dropped. A row's errors name the file and its line.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from kg.errors import ReaderError
+from kg.models import SourceRecord
+from kg.readers._lines import decoded_lines
+from kg.readers.jsonl import OnError, record_of
+
+__all__ = ["read_table", "COLUMNS", "split_people"]
+
+COLUMNS: dict[str, tuple[str, ...]] = {  # kg's field -> the column names exporters give it, the preferred first
+    "id": ("id", "eid", "ut", "ut (unique wos id)", "key"),
+    "title": ("title", "article title", "ti", "display_name", "document title"),
+    "authors": ("author full names", "af", "authors", "author", "au", "authorships.author.display_name"),
+    "abstract": ("abstract", "abstract note", "ab"),
+    "year": ("year", "publication year", "py", "publication_year"),
+    "venue": ("venue", "source title", "so", "publication title", "primary_location.source.display_name"),
+    "doi": ("doi", "di"),
+    "keywords": ("keywords", "author keywords", "de", "manual tags"),
+    "area": ("area",),
+}
+_SCOPUS_ID = re.compile(r"\s*\(\d+\)\s*$")
+
+
+def split_people(text: str) -> list[str]:
+    """A byline cell as names: split on ``;`` or ``|``; ``Surname, Given`` turned around.
+
+    >>> split_people("Lee, Ann (57190000001); Chen, Bo (57190000002)")
+    ['Ann Lee', 'Bo Chen']
+    >>> split_people("Ann Lee|Bo Chen"), split_people("Lee, A")
+    (['Ann Lee', 'Bo Chen'], ['A Lee'])
+    """
+    parts = re.split(r"[;|]", text) if re.search(r"[;|]", text) else [text]
+    names = []
+    for part in parts:
+        part = _SCOPUS_ID.sub("", part).strip()
+        if part.count(",") == 1:
+            surname, given = (p.strip() for p in part.split(","))
+            part = f"{given} {surname}".strip()
+        if part:
+            names.append(part)
+    return names
+
+
+def _columns(header: list[str]) -> dict[str, str]:
+    """kg's field -> the header's column that holds it (the first exporter name present)."""
+    present = {" ".join(h.lower().split()): h for h in header}
+    return {field: next(present[n] for n in names if n in present) for field, names in COLUMNS.items() if any(n in present for n in names)}
+
+
+def _row_record(row: dict, columns: dict[str, str]) -> dict:
+    def cell(field: str) -> str:
+        return (row.get(columns[field]) or "").strip() if field in columns else ""
+
+    year = cell("year")
+    keywords = [k.strip() for k in re.split(r"[;|]", cell("keywords")) if k.strip()]
+    return {
+        "id": cell("id") or None, "title": cell("title") or None, "abstract": cell("abstract") or None,
+        "authors": split_people(cell("authors")), "venue": cell("venue") or None, "doi": cell("doi") or None,
+        "keywords": keywords, "area": cell("area") or None,
+        "year": int(year[:4]) if re.fullmatch(r"\d{4}(\.0)?", year) else None,
+    }
+
+
+def read_table(path: str | Path, on_error: OnError | None = None) -> Iterator[SourceRecord]:
+    """Read one paper a row from a CSV or tab-separated file with a header row."""
+    path = Path(path)
+    text = "\n".join(t for _, t in decoded_lines(path, on_error))
+    if not text.strip():
+        return
+    try:
+        dialect = csv.Sniffer().sniff(text[:20_000], delimiters=",\t;")
+    except csv.Error:
+        dialect = csv.excel_tab if path.name.removesuffix(".gz").endswith(".tsv") else csv.excel
+    reader = csv.DictReader(io.StringIO(text), dialect=dialect)
+    columns = _columns(reader.fieldnames or [])
+    if "title" not in columns and "abstract" not in columns:
+        raise ReaderError(str(path), 1, f"no title or abstract column in the header; kg reads {', '.join(COLUMNS['title'] + COLUMNS['abstract'])} "
+                          "(see kg.readers.tables)")
+    start = reader.line_num + 1
+    for row in reader:
+        try:
+            yield record_of(_row_record(row, columns), str(path), start)
+        except ReaderError as exc:
+            if on_error is None:
+                raise
+            on_error(exc, ",".join(str(v) for v in row.values()))
+        start = reader.line_num + 1

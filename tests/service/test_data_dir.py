@@ -1,0 +1,45 @@
+"""One obvious store: the per-user data folder by default (never the current directory), `kg --data-dir`
+for every command, `kg stats` saying which store it read, and a lookup in an empty store saying so."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from kg.cli import main
+from kg.config import Settings, get_settings
+
+from helpers import SAMPLES
+
+
+def test_the_default_store_is_the_per_user_data_folder_not_the_current_directory(tmp_path, monkeypatch):
+    monkeypatch.delenv("KG_DATA_DIR", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.chdir(tmp_path)
+    assert Settings().data_dir == tmp_path / "xdg" / "kg"
+
+
+def test_data_dir_chooses_the_store_for_every_command(tmp_path, monkeypatch):
+    monkeypatch.delenv("KG_DATA_DIR", raising=False)
+    monkeypatch.delenv("NEO4J_URI", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    store = tmp_path / "mine"
+    runner = CliRunner()
+    try:
+        ingested = runner.invoke(main, ["--data-dir", str(store), "ingest", str(SAMPLES / "000_5a0f2845ea482b21.txt")])
+        assert ingested.exit_code == 0, ingested.output
+        assert (store / "log").is_dir() and not (tmp_path / "xdg" / "kg").exists()
+        stats = runner.invoke(main, ["--data-dir", str(store), "stats"])
+        assert stats.exit_code == 0 and f"reading the embedded store at {store.resolve()}" in stats.stderr
+        papers = int(next(line.split()[-1] for line in stats.stdout.splitlines() if line.startswith("papers")))
+        assert papers > 0
+        os.environ.pop("KG_DATA_DIR")  # --data-dir set it for this process
+        get_settings.cache_clear()
+        empty = runner.invoke(main, ["author", "Wei Lin"])  # the default store, which holds nothing
+        assert empty.exit_code == 1
+        assert f"the embedded store at {(tmp_path / 'xdg' / 'kg').resolve()} holds no papers" in empty.stderr
+    finally:
+        os.environ.pop("KG_DATA_DIR", None)  # --data-dir sets it for the process
+        get_settings.cache_clear()

@@ -1,0 +1,95 @@
+"""Files as researchers have them (issue 35): JSON documents and API pages, CSV exports, RIS and arXiv
+Atom feeds, on fixtures written from each format's documentation (tests/fixtures/exports)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kg.errors import ReaderError
+from kg.readers import read_path
+
+from helpers import ROOT
+
+EXPORTS = ROOT / "tests" / "fixtures" / "exports"
+
+
+def records(name: str) -> list:
+    return list(read_path(EXPORTS / name))
+
+
+def test_json_documents_and_api_pages():
+    sam, title_only = records("records.json")  # a pretty-printed array of kg records
+    assert sam.authors == ("Pierre Foret", "Ariel Kleiner") and sam.year == 2021 and title_only.abstract == ""
+    attention, adam = records("openalex-page.json")  # an OpenAlex /works page: {"meta", "results"}
+    assert attention.abstract == "The dominant sequence transduction models use attention." and adam.arxiv_id == "1412.6980"
+    bert, alexnet = records("s2-search.json")  # a Semantic Scholar search page: {"total", "offset", "next", "data"}
+    assert bert.arxiv_id == "1810.04805" and alexnet.authors == ("A. Krizhevsky",) and alexnet.abstract == ""
+
+
+def test_spreadsheet_exports_by_their_column_names():
+    lstm, graphs = records("scopus.csv")
+    assert lstm.authors == ("Sepp Hochreiter", "Jürgen Schmidhuber")  # "Author full names", Scopus ids dropped
+    assert lstm.abstract.endswith("We briefly review Hochreiter's analysis.") and lstm.venue == "Neural Computation"
+    assert lstm.keywords == ("recurrent neural networks", "long short-term memory") and graphs.line == 4  # a row after a two-line cell
+    [deep] = records("zotero.csv")
+    assert deep.authors == ("Yann LeCun", "Yoshua Bengio", "Geoffrey Hinton") and deep.year == 2015 and deep.doi == "10.1038/nature14539"
+    [adam] = records("savedrecs.txt")  # Web of Science tab-delimited, field tags as the header
+    assert adam.authors == ("Diederik P. Kingma", "Jimmy Ba") and adam.keywords == ("stochastic optimization", "adaptive moments")
+    [resnet] = records("openalex.csv")
+    assert resnet.authors == ("Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jian Sun") and resnet.year == 2016
+
+
+def test_ris_and_arxiv_atom():
+    lstm, gan = records("zotero.ris")
+    assert lstm.authors == ("Sepp Hochreiter", "Jürgen Schmidhuber") and lstm.year == 1997 and lstm.line == 1
+    assert gan.title == "Generative adversarial nets" and gan.line == 14 and gan.venue.startswith("Advances in Neural")
+    sam, physics = records("arxiv-api.atom")
+    assert sam.arxiv_id == "2010.01412" and sam.title == "Sharpness-Aware Minimization for Efficiently Improving Generalization"
+    assert sam.area == ("Computer Science", "Machine Learning") and sam.year == 2020 and sam.affiliations == ("Google Research", None)
+    assert physics.doi == "10.1016/s0370-2693(99)00001-1" and physics.venue == "Phys. Lett. B 450 (1999) 1"
+
+
+def test_a_folder_of_exports_ingests_and_one_paper_from_two_exports_is_one_paper(service, tmp_path):
+    summary = service.ingest([EXPORTS])
+    assert summary.records == 15 and summary.papers_added == 14 and summary.skipped_files == []
+    [lstm] = service.store.papers_by_ids(["doi:10.1162/neco.1997.9.8.1735"])  # in scopus.csv and in zotero.ris
+    assert lstm is not None and lstm.title == "Long Short-Term Memory"
+    folder = tmp_path / "downloads"
+    folder.mkdir()
+    (folder / "notes.docx").write_bytes(b"PK")
+    (folder / "refs.ris").write_text((EXPORTS / "zotero.ris").read_text(encoding="utf-8"), encoding="utf-8")
+    again = service.ingest([folder])
+    assert [(p.name, "unknown format" in why) for p, why in again.skipped_files] == [("notes.docx", True)]
+
+
+def test_bad_rows_and_entries_name_their_file_and_line(tmp_path):
+    csv_file = tmp_path / "export.csv"
+    csv_file.write_text("Title,Authors,Abstract\nFine,\"Lee, Ann\",An abstract.\n,\"Chen, Bo\",\n", encoding="utf-8")
+    with pytest.raises(ReaderError, match=r"export.csv:3: field 'abstract': required"):
+        list(read_path(csv_file))
+    kept = []
+    assert [r.title for r in read_path(csv_file, lambda error, text: kept.append(error))] == ["Fine"] and len(kept) == 1
+    headless = tmp_path / "numbers.csv"
+    headless.write_text("a,b\n1,2\n", encoding="utf-8")
+    with pytest.raises(ReaderError, match=r"numbers.csv:1: no title or abstract column"):
+        list(read_path(headless))
+    ris = tmp_path / "refs.ris"
+    ris.write_text("TY  - JOUR\nTI  - Fine\nER  - \n\nTY  - JOUR\nAU  - Lee, Ann\nER  - \n", encoding="utf-8")
+    with pytest.raises(ReaderError, match=r"refs.ris:5: field 'abstract': required"):
+        list(read_path(ris))
+    pretty = tmp_path / "broken.json"
+    pretty.write_text('{\n  "title": "x",\n  "abstract": \n}\n', encoding="utf-8")
+    with pytest.raises(ReaderError, match=r"broken.json:4: invalid JSON"):
+        list(read_path(pretty))
+
+
+def test_xml_with_entities_is_refused_not_expanded(tmp_path):
+    bomb = tmp_path / "feed.atom"
+    bomb.write_text('<?xml version="1.0"?><!DOCTYPE feed [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>'
+                    '<feed xmlns="http://www.w3.org/2005/Atom"><entry><title>&b;</title></entry></feed>', encoding="utf-8")
+    with pytest.raises(ReaderError, match=r"feed.atom: refused: the XML declares entities"):
+        list(read_path(bomb))
+    other = tmp_path / "other.xml"
+    other.write_text("<rss><channel/></rss>", encoding="utf-8")
+    with pytest.raises(ReaderError, match=r"other.xml:1: expected an Atom feed"):
+        list(read_path(other))
