@@ -136,3 +136,14 @@ def test_co_authors_four_deep_cost_their_product_and_a_co_author_list_is_cut_at_
         lists = client.post("/graphql", json={"query": '{ author(name: "Wei Lin") { all: coauthors { author { id } } '
                                                         "two: coauthors(first: 2) { author { id } } } }"}).json()["data"]["author"]
         assert len(lists["all"]) > 2 and lists["two"] == lists["all"][:2]
+
+
+def test_an_author_id_is_read_as_it_is_without_resolving_a_name(seeded, monkeypatch):
+    def no_block_reads(*_args, **_kwargs):
+        raise AssertionError("an id lookup read a name block")
+
+    monkeypatch.setattr(seeded.store, "people_in_blocks", no_block_reads)
+    for plans in (True, False):  # the compiled plan and graphql-core's resolvers
+        with TestClient(create_app(seeded, plans=plans)) as client:
+            body = client.post("/graphql", json={"query": '{ a: author(id: "wei lin") { id name } b: author(id: "Wei LIN") { id } }'}).json()
+            assert body["data"] == {"a": {"id": "wei lin", "name": "Wei Lin"}, "b": None}, (plans, body)

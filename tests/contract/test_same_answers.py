@@ -87,6 +87,7 @@ PLANNED = [
     '{ papers(first: 6, orderBy: CITATIONS) { edges { node { id venue citations authorsTruncated } } } }',  # no abstract read
     '{ author(name: "Wei Lin") { c: coauthors(first: 2) { jointPapers author { id } } d: coauthors { author { id } } '
     'e: coauthors(first: 0) { jointPapers } } }',  # a co-author list cut at `first`
+    '{ a: author(id: "wei lin") { id name paperCount } b: author(id: "Wei LIN") { id } }',  # an id is exact: no name resolved
 ]
 BY_KEY = '{ concept(name: "Sharpness-Aware  Minimization") { id name papers(first: 3) { edges { node { id } } } } }'
 BAD = [  # a plan raises; graphql-core answers, with the error at its path

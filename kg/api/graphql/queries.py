@@ -142,7 +142,11 @@ class Query:
     @strawberry.field(description="One person: by `id`, or by a `name` only one person bears (case, accents and spacing "
                                   "aside; an error lists the ids when several people bear it: see `people`).")
     async def author(self, info: Info, name: str | None = None, id: strawberry.ID | None = None) -> AuthorType | None:
-        found = await info.context.call(info.context.service.author, _author_ref(name, id))
+        ref = _author_ref(name, id)
+        if id is not None:  # an id is a key: read as it is, no name to resolve
+            found = await info.context.loaders.author.load(ref)
+        else:
+            found = await info.context.call(info.context.service.author, ref)
         return AuthorType(model=found) if found else None
 
     @strawberry.field(description="Everyone who bears a name, most papers first, each with what tells them apart.")

@@ -97,7 +97,8 @@ class PlanRun:
         """The person ``author(id:)`` or ``author(name:)`` asks for (the name resolved as the service resolves it)."""
         from kg.api.graphql.queries import _author_ref
 
-        return self.service.author_id(_author_ref(args.get("name"), args.get("id")))
+        ref = _author_ref(args.get("name"), args.get("id"))
+        return ref if args.get("id") is not None else self.service.author_id(ref)  # an id is a key, read as it is
 
     def lists(self, kind: str, keys: list[str], name: str, siblings: tuple[Selection, ...]) -> list[list]:
         """``lists_of`` for every list of ``kind`` the siblings select, read once for all of them."""
@@ -152,7 +153,7 @@ def _root_paper(run: PlanRun, parents, s, _):
 
 
 def _root_author(run: PlanRun, parents, s, _):
-    return [run.service.author(run.author_key(run.args(s)))] * len(parents)
+    return [run.reads.authors_by_keys([run.author_key(run.args(s))])[0]] * len(parents)
 
 
 def _root_concept(run: PlanRun, parents, s, _):
