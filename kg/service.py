@@ -105,7 +105,7 @@ class KGService:
     def where(self) -> str:
         """Which store this is, in words (``the embedded store at /path``, ``Neo4j at bolt://… (database neo4j)``)."""
         s = self.settings
-        return f"Neo4j at {s.neo4j_uri} (database {s.neo4j_database})" if self.kind == "neo4j" else f"the embedded store at {Path(s.data_dir).resolve()}"
+        return f"Neo4j at {s.neo4j_uri} (database {s.neo4j_database})" if self.kind == "neo4j" else f"the embedded store at {s.data_dir.resolve()}"
 
     @property
     def batched_reads(self) -> BatchedReads:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from kg.errors import ReaderError
 
-__all__ = ["decoded_lines", "strip_controls"]
+__all__ = ["decoded_lines", "decoded_text", "report", "strip_controls"]
 
 _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
@@ -21,6 +21,18 @@ def strip_controls(text: str) -> str:
     'Wei Lin'
     """
     return _CONTROLS.sub("", text)
+
+
+def report(error: ReaderError, text: str, on_error) -> None:
+    """A bad record: raise its error, or with ``on_error`` (``OnError``) hand it over with the record's text."""
+    if on_error is None:
+        raise error
+    on_error(error, text)
+
+
+def decoded_text(path: Path, on_error=None) -> str:
+    """The whole file as text, its lines joined (a line that is not UTF-8 is reported as ``decoded_lines`` does)."""
+    return "\n".join(text for _, text in decoded_lines(path, on_error))
 
 
 def decoded_lines(path: Path, on_error=None) -> Iterator[tuple[int, str]]:
@@ -38,10 +50,8 @@ def decoded_lines(path: Path, on_error=None) -> Iterator[tuple[int, str]]:
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
-                error = ReaderError(str(path), number, f"invalid UTF-8 at byte {exc.start} of the line")
-                if on_error is None:
-                    raise error from exc
-                on_error(error, raw.decode("utf-8", "replace").rstrip("\r\n"))
+                report(ReaderError(str(path), number, f"invalid UTF-8 at byte {exc.start} of the line"),
+                       raw.decode("utf-8", "replace").rstrip("\r\n"), on_error)
                 continue
             if number == 1:
                 text = text.removeprefix("\ufeff")

@@ -20,7 +20,7 @@ from defusedxml.common import DefusedXmlException
 
 from kg.errors import ReaderError
 from kg.models import SourceRecord
-from kg.readers._lines import decoded_lines
+from kg.readers._lines import decoded_text, report
 from kg.readers.formats import arxiv_area, normal_arxiv_id
 from kg.readers.jsonl import OnError, record_of
 
@@ -54,7 +54,7 @@ def _entry_record(entry) -> dict:
 def read_atom(path: str | Path, on_error: OnError | None = None) -> Iterator[SourceRecord]:
     """Read one paper per entry of an Atom feed (the arXiv API's answer)."""
     path = Path(path)
-    text = "\n".join(t for _, t in decoded_lines(path, on_error))
+    text = decoded_text(path, on_error)
     try:
         root = ElementTree.fromstring(text)
     except ElementTree.ParseError as exc:
@@ -67,6 +67,4 @@ def read_atom(path: str | Path, on_error: OnError | None = None) -> Iterator[Sou
         try:
             yield replace(record_of(_entry_record(entry), f"{path} (entry {i})", None), source=str(path), line=i)
         except ReaderError as exc:
-            if on_error is None:
-                raise
-            on_error(exc, _text(entry, "a:id"))
+            report(exc, _text(entry, "a:id"), on_error)

@@ -16,7 +16,7 @@ from bibtexparser.middlewares import LatexDecodingMiddleware, SeparateCoAuthors,
 
 from kg.errors import ReaderError
 from kg.models import SourceRecord
-from kg.readers._lines import decoded_lines, strip_controls
+from kg.readers._lines import decoded_lines, report, strip_controls
 from kg.readers.formats import normal_arxiv_id, normal_doi
 from kg.readers.jsonl import OnError
 
@@ -45,18 +45,13 @@ def read_bibtex(path: str | Path, on_error: OnError | None = None) -> Iterator[S
     problems = [ReaderError(str(path), block.start_line + 1, f"invalid BibTeX: {_reason(block.error)}")
                 for block in library.failed_blocks]
     for error in problems:
-        if on_error is None:
-            raise error
-        on_error(error, "")
+        report(error, "", on_error)
     for entry in library.entries:
         line = entry.start_line + 1
         fields = {k.lower(): v.value for k, v in entry.fields_dict.items()}
         title, abstract = _text(fields.get("title")), _text(fields.get("abstract"))
         if not title and not abstract:
-            error = ReaderError(str(path), line, f"entry {entry.key!r}: field 'title': required (or an abstract)")
-            if on_error is None:
-                raise error
-            on_error(error, entry.key)
+            report(ReaderError(str(path), line, f"entry {entry.key!r}: field 'title': required (or an abstract)"), entry.key, on_error)
             continue
         authors = fields.get("author") or []
         names = [_person(a) for a in authors] if isinstance(authors, list) else [_text(authors)]

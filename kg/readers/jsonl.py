@@ -18,7 +18,7 @@ from pathlib import Path
 
 from kg.errors import ReaderError
 from kg.models import AREA_SEPARATOR, SourceRecord
-from kg.readers._lines import decoded_lines, strip_controls
+from kg.readers._lines import decoded_lines, report, strip_controls
 from kg.readers.formats import detect, normal_arxiv_id, normal_doi
 
 __all__ = ["read_jsonl", "parse_line", "parse_numbered", "page_items", "record_of", "OnError"]
@@ -50,9 +50,7 @@ def read_jsonl(path: str | Path, on_error: OnError | None = None) -> Iterator[So
             continue
         for found in _line_records(text, str(path), number):
             if isinstance(found, ReaderError):
-                if on_error is None:
-                    raise found
-                on_error(found, text)
+                report(found, text, on_error)
             else:
                 yield found
 
@@ -107,9 +105,7 @@ def _document(path: Path, text: str, on_error: OnError | None) -> Iterator[Sourc
             found = record_of(item, f"{path} (item {i})" if items is not None else str(path), None)
             yield replace(found, source=str(path), line=i)  # a document's records are numbered by item
         except ReaderError as exc:
-            if on_error is None:
-                raise
-            on_error(exc, json.dumps(item, ensure_ascii=False)[:10_000])
+            report(exc, json.dumps(item, ensure_ascii=False)[:10_000], on_error)
 
 
 def page_items(value) -> list | None:

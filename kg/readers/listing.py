@@ -13,7 +13,7 @@ from pathlib import Path
 
 from kg.errors import ReaderError
 from kg.models import AREA_SEPARATOR, SourceRecord
-from kg.readers._lines import decoded_lines, strip_controls
+from kg.readers._lines import decoded_lines, report, strip_controls
 from kg.readers.jsonl import OnError
 
 __all__ = ["read_listing", "parse_area", "parse_byline", "ET_AL_MARKERS"]
@@ -75,9 +75,7 @@ def read_listing(path: str | Path, on_error: OnError | None = None) -> Iterator[
         try:
             record, i = _entry(paragraphs, i, source)
         except ReaderError as exc:
-            if on_error is None:
-                raise
-            on_error(exc, paragraphs[i][1])
+            report(exc, paragraphs[i][1], on_error)
             i += 1
             continue
         yield record

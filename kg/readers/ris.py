@@ -17,7 +17,7 @@ from rispy.parser import ParseError
 
 from kg.errors import ReaderError
 from kg.models import SourceRecord
-from kg.readers._lines import decoded_lines
+from kg.readers._lines import decoded_lines, report
 from kg.readers.jsonl import OnError, record_of
 from kg.readers.tables import split_people
 
@@ -55,6 +55,4 @@ def read_ris(path: str | Path, on_error: OnError | None = None) -> Iterator[Sour
         try:
             yield record_of(_entry_record(entry), str(path), line or n)
         except ReaderError as exc:
-            if on_error is None:
-                raise
-            on_error(exc, str(entry)[:10_000])
+            report(exc, str(entry)[:10_000], on_error)

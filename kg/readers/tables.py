@@ -28,7 +28,7 @@ from pathlib import Path
 
 from kg.errors import ReaderError
 from kg.models import SourceRecord
-from kg.readers._lines import decoded_lines
+from kg.readers._lines import decoded_text, report
 from kg.readers.jsonl import OnError, record_of
 
 __all__ = ["read_table", "COLUMNS", "split_people"]
@@ -90,7 +90,7 @@ def _row_record(row: dict, columns: dict[str, str]) -> dict:
 def read_table(path: str | Path, on_error: OnError | None = None) -> Iterator[SourceRecord]:
     """Read one paper a row from a CSV or tab-separated file with a header row."""
     path = Path(path)
-    text = "\n".join(t for _, t in decoded_lines(path, on_error))
+    text = decoded_text(path, on_error)
     if not text.strip():
         return
     try:
@@ -107,7 +107,5 @@ def read_table(path: str | Path, on_error: OnError | None = None) -> Iterator[So
         try:
             yield record_of(_row_record(row, columns), str(path), start)
         except ReaderError as exc:
-            if on_error is None:
-                raise
-            on_error(exc, ",".join(str(v) for v in row.values()))
+            report(exc, ",".join(str(v) for v in row.values()), on_error)
         start = reader.line_num + 1

@@ -62,34 +62,26 @@ def test_a_folder_of_exports_ingests_and_one_paper_from_two_exports_is_one_paper
     assert [(p.name, "unknown format" in why) for p, why in again.skipped_files] == [("notes.docx", True)]
 
 
+def refused(path, text: str, error: str) -> None:
+    """Reading ``text`` from ``path`` fails with an error matching ``error``."""
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ReaderError, match=error):
+        list(read_path(path))
+
+
 def test_bad_rows_and_entries_name_their_file_and_line(tmp_path):
     csv_file = tmp_path / "export.csv"
-    csv_file.write_text("Title,Authors,Abstract\nFine,\"Lee, Ann\",An abstract.\n,\"Chen, Bo\",\n", encoding="utf-8")
-    with pytest.raises(ReaderError, match=r"export.csv:3: field 'abstract': required"):
-        list(read_path(csv_file))
+    refused(csv_file, "Title,Authors,Abstract\nFine,\"Lee, Ann\",An abstract.\n,\"Chen, Bo\",\n", r"export.csv:3: field 'abstract': required")
     kept = []
     assert [r.title for r in read_path(csv_file, lambda error, text: kept.append(error))] == ["Fine"] and len(kept) == 1
-    headless = tmp_path / "numbers.csv"
-    headless.write_text("a,b\n1,2\n", encoding="utf-8")
-    with pytest.raises(ReaderError, match=r"numbers.csv:1: no title or abstract column"):
-        list(read_path(headless))
-    ris = tmp_path / "refs.ris"
-    ris.write_text("TY  - JOUR\nTI  - Fine\nER  - \n\nTY  - JOUR\nAU  - Lee, Ann\nER  - \n", encoding="utf-8")
-    with pytest.raises(ReaderError, match=r"refs.ris:5: field 'abstract': required"):
-        list(read_path(ris))
-    pretty = tmp_path / "broken.json"
-    pretty.write_text('{\n  "title": "x",\n  "abstract": \n}\n', encoding="utf-8")
-    with pytest.raises(ReaderError, match=r"broken.json:4: invalid JSON"):
-        list(read_path(pretty))
+    refused(tmp_path / "numbers.csv", "a,b\n1,2\n", r"numbers.csv:1: no title or abstract column")
+    refused(tmp_path / "refs.ris", "TY  - JOUR\nTI  - Fine\nER  - \n\nTY  - JOUR\nAU  - Lee, Ann\nER  - \n",
+            r"refs.ris:5: field 'abstract': required")
+    refused(tmp_path / "broken.json", '{\n  "title": "x",\n  "abstract": \n}\n', r"broken.json:4: invalid JSON")
 
 
 def test_xml_with_entities_is_refused_not_expanded(tmp_path):
-    bomb = tmp_path / "feed.atom"
-    bomb.write_text('<?xml version="1.0"?><!DOCTYPE feed [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>'
-                    '<feed xmlns="http://www.w3.org/2005/Atom"><entry><title>&b;</title></entry></feed>', encoding="utf-8")
-    with pytest.raises(ReaderError, match=r"feed.atom: refused: the XML declares entities"):
-        list(read_path(bomb))
-    other = tmp_path / "other.xml"
-    other.write_text("<rss><channel/></rss>", encoding="utf-8")
-    with pytest.raises(ReaderError, match=r"other.xml:1: expected an Atom feed"):
-        list(read_path(other))
+    refused(tmp_path / "feed.atom", '<?xml version="1.0"?><!DOCTYPE feed [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>'
+            '<feed xmlns="http://www.w3.org/2005/Atom"><entry><title>&b;</title></entry></feed>',
+            r"feed.atom: refused: the XML declares entities")
+    refused(tmp_path / "other.xml", "<rss><channel/></rss>", r"other.xml:1: expected an Atom feed")

@@ -81,19 +81,25 @@ class EmbeddedStore(Lookups, EmbeddedBatchedReads, Store):
             if not self._catching_up.acquire(blocking=wait or self._graph is None):
                 return self._graph
             try:  # one thread applies new batches; another (the warm-up) waits for it
-                version = self.log.version()
-                self._checked_at = now
-                if self._graph is None:
-                    self._catch_up(version)  # nobody can be reading a graph not loaded yet
-                elif version != self._version:
-                    if not wait and self._readers.busy():
-                        self._checked_at = float("-inf")  # the next look catches up
-                    else:
-                        with self._readers.exclusive():
-                            self._catch_up(version)
+                self._look(now, wait)
             finally:
                 self._catching_up.release()
         return self._graph
+
+    def _look(self, now: float, wait: bool) -> None:
+        """Read the log's version and catch up with it, after the reads in flight (or, without ``wait`` while
+        reads are in flight, leave it to the next look). Called holding ``_catching_up``."""
+        version = self.log.version()
+        self._checked_at = now
+        if self._graph is None:
+            self._catch_up(version)  # nobody can be reading a graph not loaded yet
+        elif version == self._version:
+            return
+        elif not wait and self._readers.busy():
+            self._checked_at = float("-inf")  # the next look catches up
+        else:
+            with self._readers.exclusive():
+                self._catch_up(version)
 
     @contextmanager
     def reading(self) -> Iterator[None]:
