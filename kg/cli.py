@@ -244,8 +244,9 @@ def migrate() -> None:
 def _add_commands() -> None:
     from kg.cli_answers import COMMANDS
     from kg.cli_neo4j import neo4j
+    from kg.cli_people import authors
 
-    for command in [*COMMANDS, neo4j]:
+    for command in [*COMMANDS, neo4j, authors]:
         main.add_command(command)
 
 

@@ -9,6 +9,7 @@ __all__ = [
     "SourceRecord",
     "Paper",
     "Author",
+    "Authorship",
     "ResearchArea",
     "Concept",
     "RelatedPaper",
@@ -66,6 +67,18 @@ class Author:
     name: str
     block: str = ""
     profile: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Authorship:
+    """One name on one paper's byline: as written there, the person kg took it for, and their place there."""
+
+    paper_id: str
+    position: int
+    name: str | None  # as written on the paper (None in a store from before people)
+    author: Author
+    affiliation: str | None = None  # as written on the paper
+    source_id: str | None = None  # the source's id for this author here (orcid:…, openreview:…), if any
 
 
 @dataclass(frozen=True, slots=True)

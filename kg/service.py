@@ -9,16 +9,19 @@ from pathlib import Path
 
 from kg import deadline
 from kg.config import Settings
+from kg.authors import corrections
 from kg.authors.lookup import PersonHint, hints, people_named, person_hints, resolve
 from kg.errors import AmbiguousAuthor, InvalidArgument
 from kg.extract.abbreviations import keyword_parts
 from kg.extract.normalize import phrase_key
 from kg.cards import Cards
+from kg.graph.algorithms import NetworkView, network_view
+from kg.graph.build import GraphBatch
 from kg.graph.identity import author_key
 from kg.ingest import Ingest, IngestSummary, Progress, no_progress
 from kg.models import Author, Concept, Facets, Page, Paper, ResearchArea, Stats, Suggestion
 from kg.readers import OnError
-from kg.store.base import PAPER_ORDERS, BatchedReads, Network, PaperFilter, Store
+from kg.store.base import PAPER_ORDERS, BatchedReads, PaperFilter, Store
 
 if TYPE_CHECKING:  # spaCy loads only when something is extracted: `kg stats` and reads stay fast
     from kg.extract.pipeline import ConceptExtractor, DocumentInput, ExtractedConcept
@@ -52,36 +55,6 @@ class PaperQuery:
     year_to: int | None = None
     venue: str | None = None
     order: str = "id"  # id | citations | year
-
-
-@dataclass(frozen=True, slots=True)
-class NetworkView:
-    nodes: list[Author]
-    edges: list[tuple[str, str, int]]  # source key, target key, joint papers
-    total_nodes: int  # before the cap
-    communities: list[list[str]]  # author keys, largest community first
-
-
-def network_view(net: Network) -> NetworkView:
-    """A network with its Louvain communities (weighted by joint papers, fixed seed), largest first.
-
-    >>> from kg.models import Author
-    >>> net = Network([Author(k, k) for k in "abcde"], [("a", "b", 3), ("a", "c", 2), ("b", "c", 2), ("d", "e", 1)], 9)
-    >>> view = network_view(net)
-    >>> view.communities, view.total_nodes
-    ([['a', 'b', 'c'], ['d', 'e']], 9)
-    """
-    import networkx as nx
-
-    g = nx.Graph()
-    g.add_nodes_from(sorted(a.key for a in net.nodes))
-    g.add_weighted_edges_from(sorted(net.edges))
-    found: list = []  # louvain_communities is the last of these levels; a request past its deadline stops between two
-    for level in nx.community.louvain_partitions(g, weight="weight", seed=7) if g.number_of_nodes() else ():
-        deadline.check()
-        found = level
-    communities = sorted((sorted(c) for c in found), key=lambda c: (-len(c), c[0]))
-    return NetworkView(net.nodes, net.edges, net.within if net.within is not None else len(net.nodes), communities)
 
 
 class KGService:
@@ -168,12 +141,22 @@ class KGService:
         """A person by id, or by a name only one person bears (``AmbiguousAuthor`` when several do)."""
         return self.store.authors_by_keys([self.author_id(name)])[0]
 
+    def author_by_id(self, key: str) -> Author | None:
+        """A person by id; an id merged into another person (``kg authors merge``) gives that person."""
+        found = self.store.authors_by_keys([key])[0]
+        if found is None and (to := self.store.author_aliases(keys=[key]).get(key)) is not None:
+            found = self.store.authors_by_keys([to])[0]
+        return found
+
     def author_id(self, ref: str) -> str:
-        """The id a user's reference means: an id as it is (``yang liu~2``), else a name's one person, else
-        the name's key (a store from before people). Several people of that name: ``AmbiguousAuthor``."""
+        """The id a user's reference means: an id as it is (``yang liu~2``; one merged away means the person it
+        joined), else a name's one person, else the name's key (a store from before people). Several people of
+        that name: ``AmbiguousAuthor``."""
         exact, found = resolve(self.store, ref)
         if exact is not None:
             return exact
+        if ref == author_key(ref) and (to := self.store.author_aliases(keys=[ref]).get(ref)) is not None:
+            return to
         if len(found) > 1:
             raise AmbiguousAuthor(ref, [(p.author.key, p.describe()) for p in hints(self.store, found)])
         return found[0][0] if found else author_key(ref)  # else the key a store from before people gave it
@@ -181,6 +164,23 @@ class KGService:
     def person_hints(self, keys: list[str]) -> dict[str, PersonHint]:
         """What tells each of these people apart from others of their name."""
         return person_hints(self.store, keys)
+
+    def merge_authors(self, keep: str, other: str) -> dict:
+        """Two people are one: ``other``'s papers join ``keep``, whose id survives (``other``'s resolves to it)."""
+        return self._correct(lambda: corrections.merge(self.store, keep, other))
+
+    def split_author(self, key: str, papers: Sequence[str]) -> dict:
+        """Some papers of a person are someone else's: they move to a new person, whose id the answer names."""
+        return self._correct(lambda: corrections.split(self.store, key, papers, self.settings.max_coauthor_byline))
+
+    def _correct(self, work) -> dict:
+        with self.store.writer_lock():  # no ingest runs meanwhile: the correction is worked out on what it changes
+            correction = work()
+            self.store.apply(GraphBatch(correction=correction))
+        return correction.record
+
+    def corrections(self) -> list[dict]:  # the corrections users made of who is who, oldest first
+        return self.store.corrections()
 
     def people(self, name: str) -> list[PersonHint]:
         """Everyone who bears a name, most papers first, with what tells them apart."""

@@ -184,6 +184,7 @@ class People:
         if blocks:
             for key, name, block, profile in self.store.people_in_blocks(blocks):
                 self._join(Person(key, name, block, Profile.decode(profile)))
+            self.taken.update(self.store.author_aliases(blocks=blocks))  # ids merged into others stay theirs
         wanted = sorted({m.source_id for m in mentions if m.source_id} - self.ids.keys())
         if wanted:
             self.ids.update(self.store.author_keys_of_ids(wanted))

@@ -90,7 +90,7 @@ def rewrite(batch: GraphBatch, keys: Mapping[tuple[str, int], tuple[str, str]], 
         if author.key in byline_of[pid]:
             continue
         byline_of[pid].append(author.key)
-        authored.append((author.key, pid, position, written, why))
+        authored.append((author.key, pid, position, written, why, place, source_id))
         institution = make_institution(place) if place else None
         if institution is not None:
             affiliated[author.key, institution.key] += 1

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 
 import networkx as nx
 
 from kg import deadline
+from kg.models import Author
 
-__all__ = ["nearest_first", "within_depth", "first_shortest_path"]
+__all__ = ["NetworkView", "network_view", "nearest_first", "within_depth", "first_shortest_path"]
 
 
 def nearest_first(levels: dict[str, int], degrees: dict[str, int], limit: int | None) -> list[str]:
@@ -60,3 +62,32 @@ def first_shortest_path(graph: nx.Graph, source: Hashable, target: Hashable, key
         here = path[-1]
         path.append(min((m for m in graph.adj[here] if dist.get(m) == dist[here] - 1), key=key))
     return path
+
+
+@dataclass(frozen=True, slots=True)
+class NetworkView:
+    nodes: list[Author]
+    edges: list[tuple[str, str, int]]  # source key, target key, joint papers
+    total_nodes: int  # before the cap
+    communities: list[list[str]]  # author keys, largest community first
+
+
+def network_view(net) -> NetworkView:
+    """A network (``kg.store.base.Network``) with its Louvain communities (weighted by joint papers, fixed seed), largest first.
+
+    >>> from kg.models import Author
+    >>> from kg.store.base import Network
+    >>> net = Network([Author(k, k) for k in "abcde"], [("a", "b", 3), ("a", "c", 2), ("b", "c", 2), ("d", "e", 1)], 9)
+    >>> view = network_view(net)
+    >>> view.communities, view.total_nodes
+    ([['a', 'b', 'c'], ['d', 'e']], 9)
+    """
+    g = nx.Graph()
+    g.add_nodes_from(sorted(a.key for a in net.nodes))
+    g.add_weighted_edges_from(sorted(net.edges))
+    found: list = []  # louvain_communities is the last of these levels; a request past its deadline stops between two
+    for level in nx.community.louvain_partitions(g, weight="weight", seed=7) if g.number_of_nodes() else ():
+        deadline.check()
+        found = level
+    communities = sorted((sorted(c) for c in found), key=lambda c: (-len(c), c[0]))
+    return NetworkView(net.nodes, net.edges, net.within if net.within is not None else len(net.nodes), communities)

@@ -11,6 +11,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from kg.extract.text import first_sentence_label
+from kg.graph.correction import PeopleCorrection
 from kg.graph.identity import area_chain, make_author, make_institution, paper_id
 from kg.graph.shares import SharedEdge, stored_norm
 from kg.models import Author, Concept, Institution, Paper, ResearchArea, SourceRecord
@@ -44,7 +45,8 @@ class GraphBatch:
 
     papers: list[Paper] = field(default_factory=list)
     authors: list[Author] = field(default_factory=list)
-    # author key, paper id, position; after the people stage also the name as written there and why it is that person
+    # author key, paper id, position; after the people stage also the name as written there, why it is that person,
+    # the affiliation as written there and the source's id for the author
     authored: list[tuple] = field(default_factory=list)
     areas: list[ResearchArea] = field(default_factory=list)
     in_area: list[tuple[str, str]] = field(default_factory=list)  # paper id, area path
@@ -59,6 +61,7 @@ class GraphBatch:
     # each new paper's byline as read, for the people stage (kg.authors.stage): paper id, position, name as written,
     # affiliation, source author id; one row per author the paper keeps (a byline printed twice counts once)
     bylines: list[tuple[str, int, str, str | None, str | None]] = field(default_factory=list)
+    correction: PeopleCorrection | None = None  # a user's correction of who is who (``kg authors merge/split``)
 
     def set_concept_norms(self, norms: Mapping[str, float]) -> None:
         """The new papers carry their concept norms, as the stores keep them (0 for a paper with none)."""

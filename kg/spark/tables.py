@@ -111,7 +111,7 @@ def table_schema(name: str):
         "author_id_nodes": [("id", s)],
         "subarea_of": [("child", s), ("parent", s)],
         "broader": [("narrow", s), ("broad", s)],
-        "authored": [("author", s), ("paper", s), ("position", i), ("name", s), ("why", s)],
+        "authored": [("author", s), ("paper", s), ("position", i), ("name", s), ("why", s), ("place", s), ("source_id", s)],
         "in_area": [("paper", s), ("area", s)],
         "mentions": [("paper", s), ("concept", s), ("weight", d)],
         "co_authored": [("a", s), ("b", s), ("papers", i)],

@@ -16,6 +16,7 @@ from kg.graph.build import GraphBatch
 from kg.graph.shares import Posting
 from kg.models import (
     Author,
+    Authorship,
     Coauthor,
     Concept,
     Facets,
@@ -105,6 +106,10 @@ class BatchedReads(ABC):
     @abstractmethod
     def authorships_of_authors(self, keys: Sequence[str]) -> list[list[tuple[str, str | None, str | None]]]:
         """Each person's (paper id, name as written there, why the people stage took it for them), by paper id."""
+
+    @abstractmethod
+    def authorships_of_papers(self, ids: Sequence[str]) -> list[list[Authorship]]:
+        """Each paper's byline, in order: the name as written, the person, the affiliation and source id there."""
 
     @abstractmethod
     def concepts_of_papers(self, ids: Sequence[str]) -> list[list[Concept]]:
@@ -197,6 +202,15 @@ class Store(BatchedReads):
     @abstractmethod
     def people_in_blocks(self, blocks: Sequence[str]) -> list[tuple[str, str, str, str]]:
         """(key, name, block, profile JSON) of every person in these name blocks (``kg.authors``)."""
+
+    @abstractmethod
+    def author_aliases(self, *, keys: Sequence[str] = (), blocks: Sequence[str] = ()) -> dict[str, str]:
+        """Ids of people merged into others (``kg authors merge``) -> the id each now means: those asked
+        for by id, and those whose name falls in one of ``blocks``."""
+
+    @abstractmethod
+    def corrections(self) -> list[dict]:
+        """The corrections users made of who is who, oldest first (what each asked, and when)."""
 
     @abstractmethod
     def existing_papers(self, ids: Sequence[str]) -> set[str]: ...

@@ -4,7 +4,6 @@ for every command, `kg stats` saying which store it read, and a lookup in an emp
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from click.testing import CliRunner
 

@@ -91,6 +91,7 @@ class Loaders:
     paper_lists: DataLoader  # (paper id, "authors" | "areas" | "concepts"): siblings load in one store call
     author_lists: DataLoader  # (author key, "papers" | "coauthors"): the same for an author
     paper_related: DataLoader
+    paper_authorships: DataLoader
     author_paper_count: DataLoader
     author_institutions: DataLoader
     concept_paper_count: DataLoader
@@ -110,6 +111,7 @@ class Loaders:
             paper_lists=load(partial(_lists, s, "paper")),
             author_lists=load(partial(_lists, s, "author")),
             paper_related=load(partial(_with_limit, s.related_papers)),
+            paper_authorships=load(s.authorships_of_papers),
             author_paper_count=load(s.paper_counts_of_authors),
             author_institutions=load(s.institutions_of_authors),
             concept_paper_count=load(s.paper_counts_of_concepts),

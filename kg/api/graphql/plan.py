@@ -22,7 +22,6 @@ from typing import Any
 
 from graphql import (
     FieldNode,
-    FragmentDefinitionNode,
     FragmentSpreadNode,
     GraphQLField,
     GraphQLList,

@@ -153,7 +153,7 @@ def _root_paper(run: PlanRun, parents, s, _):
 
 
 def _root_author(run: PlanRun, parents, s, _):
-    return [run.reads.authors_by_keys([run.author_key(run.args(s))])[0]] * len(parents)
+    return [run.service.author_by_id(run.author_key(run.args(s)))] * len(parents)
 
 
 def _root_concept(run: PlanRun, parents, s, _):

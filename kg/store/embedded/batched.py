@@ -5,7 +5,7 @@ from __future__ import annotations
 import heapq
 from collections import Counter
 
-from kg.models import Coauthor, Institution, RelatedConcept, RelatedPaper
+from kg.models import Authorship, Coauthor, Institution, RelatedConcept, RelatedPaper
 from kg.store.base import RELATED_CONCEPTS_SAMPLE, RELATED_LIMIT
 from kg.store.embedded.graph import GraphView, node_id
 
@@ -33,6 +33,15 @@ class EmbeddedBatchedReads(GraphView):
             node = node_id("paper", pid)
             rows = sorted(self._in(node, "AUTHORED"), key=lambda md: md[1]["position"]) if node in self.graph else []
             out.append([self._author(m) for m, _ in rows])
+        return out
+
+    def authorships_of_papers(self, ids):
+        out = []
+        for pid in ids:
+            node = node_id("paper", pid)
+            rows = sorted(self._in(node, "AUTHORED"), key=lambda md: md[1]["position"]) if node in self.graph else []
+            out.append([Authorship(pid, d["position"], d.get("name"), self._author(m), d.get("place"), d.get("source_id"))
+                        for m, d in rows])
         return out
 
     def authorships_of_authors(self, keys):

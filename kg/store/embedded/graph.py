@@ -11,9 +11,10 @@ from collections.abc import Sequence
 import networkx as nx
 
 from kg.graph.build import GraphBatch
+from kg.graph.correction import PeopleCorrection
 from kg.models import Author, Concept, Paper, ResearchArea
 
-__all__ = ["GraphView", "adds_anything", "apply_batch", "node_id"]
+__all__ = ["GraphView", "adds_anything", "apply_batch", "apply_correction", "node_id"]
 
 
 def node_id(kind: str, key: str) -> str:
@@ -26,7 +27,7 @@ def apply_batch(g: nx.DiGraph, batch: GraphBatch) -> None:
         g.add_node(node_id("paper", p.id), kind="paper", id=p.id, title=p.title, label=p.label, abstract=p.abstract,
                    venue=p.venue, year=p.year, authors_truncated=p.authors_truncated, concept_norm=p.concept_norm,
                    citations=p.citations, topic=p.topic)
-    for a in batch.authors:
+    for a in [*batch.authors, *(batch.correction.people if batch.correction else ())]:
         node = node_id("author", a.key)
         if node not in g:
             g.add_node(node, kind="author", key=a.key, name=a.name)
@@ -51,8 +52,9 @@ def apply_batch(g: nx.DiGraph, batch: GraphBatch) -> None:
         g.add_edge(node_id("concept", narrow), node_id("concept", broad), type="BROADER")
     for key, pid, position, *note in batch.authored:
         g.add_edge(node_id("author", key), node_id("paper", pid), type="AUTHORED", position=position)
-        if note:
-            g.edges[node_id("author", key), node_id("paper", pid)].update(name=note[0], why=note[1])
+        if note:  # the name as written, why; since corrections also the place and source id (kept when given)
+            g.edges[node_id("author", key), node_id("paper", pid)].update(
+                (k, v) for k, v in zip(("name", "why", "place", "source_id"), note) if v is not None or k in ("name", "why"))
     for pid, path in batch.in_area:
         g.add_edge(node_id("paper", pid), node_id("area", path), type="IN_AREA")
     for pid, key, weight in batch.mentions:
@@ -67,6 +69,34 @@ def apply_batch(g: nx.DiGraph, batch: GraphBatch) -> None:
         if node_id("institution", i.key) not in g:
             g.add_node(node_id("institution", i.key), kind="institution", key=i.key, name=i.name)
     _add_counts(g, "AFFILIATED_WITH", ((node_id("author", a), node_id("institution", i), n) for (a, i), n in batch.affiliated.items()))
+    if batch.correction is not None:
+        apply_correction(g, batch.correction)
+
+
+def apply_correction(g: nx.DiGraph, c: PeopleCorrection) -> None:
+    """Move authorships, change the counts they carried (an edge left with no paper goes), drop the people
+    merged away (their keys now mean the survivor), re-point source ids, and keep what the user asked."""
+    for pid, old, new, why in c.moves:
+        u, v, p = node_id("author", old), node_id("author", new), node_id("paper", pid)
+        data = g.edges[u, p] if g.has_edge(u, p) else None
+        if data is not None:
+            g.remove_edge(u, p)
+            if not g.has_edge(v, p):
+                g.add_edge(v, p, **{**data, "why": why})
+    for etype, kind, changes in (("CO_AUTHORED", "author", c.coauthors), ("AFFILIATED_WITH", "institution", c.affiliated)):
+        _add_counts(g, etype, ((node_id("author", a), node_id(kind, b), n) for (a, b), n in changes.items()))
+        gone = [(node_id("author", a), node_id(kind, b)) for a, b in changes]
+        g.remove_edges_from([e for e in gone if g.has_edge(*e) and g.edges[e]["papers"] <= 0])
+    aliases = g.graph.setdefault("author_aliases", {})  # key -> [the key it now means, its block]
+    for key, to, block in c.removed:
+        if node_id("author", key) in g:
+            g.remove_node(node_id("author", key))
+        for alias, (target, _) in list(aliases.items()):
+            if target == key:
+                aliases[alias][0] = to
+        aliases[key] = [to, block]
+    g.graph.setdefault("author_ids", {}).update(c.ids)
+    g.graph.setdefault("corrections", []).append(c.record)
 
 
 def _add_counts(g: nx.DiGraph, etype: str, increments) -> None:
@@ -81,7 +111,7 @@ def _add_counts(g: nx.DiGraph, etype: str, increments) -> None:
 
 def adds_anything(g: nx.DiGraph, batch: GraphBatch) -> bool:
     """Whether applying the batch would change the graph (a re-run of an ingest adds nothing)."""
-    if batch.papers or batch.authored or batch.mentions or batch.coauthor_increments or batch.shared or batch.affiliated or batch.author_ids:
+    if batch.correction is not None or batch.papers or batch.authored or batch.mentions or batch.coauthor_increments or batch.shared or batch.affiliated or batch.author_ids:
         return True
     if any(node_id("area", a.path) not in g for a in batch.areas):
         return True

@@ -34,6 +34,7 @@ import networkx as nx
 
 from kg.errors import StoreError
 from kg.graph.build import GraphBatch
+from kg.graph.correction import PeopleCorrection
 from kg.models import Author, Concept, Institution, Paper, ResearchArea
 
 __all__ = ["FORMAT_VERSION", "GraphLog", "batch_to_json", "batch_from_json"]
@@ -60,6 +61,7 @@ def batch_to_json(batch: GraphBatch) -> dict:
         "institutions": [[i.key, i.name] for i in batch.institutions],
         "affiliated": [[a, i, n] for (a, i), n in batch.affiliated.items()],
         "author_ids": batch.author_ids,
+        **({"correction": batch.correction.to_json()} if batch.correction is not None else {}),
     }
 
 
@@ -78,6 +80,7 @@ def batch_from_json(obj: dict) -> GraphBatch:
         institutions=[Institution(*row) for row in obj.get("institutions", ())],
         affiliated={(a, i): n for a, i, n in obj.get("affiliated", ())},
         author_ids=dict(obj.get("author_ids", {})),
+        correction=PeopleCorrection.from_json(obj["correction"]) if "correction" in obj else None,
     )
 
 

@@ -189,6 +189,14 @@ class EmbeddedStore(Lookups, EmbeddedBatchedReads, Store):
                 index.setdefault(d["block"], []).append(node)
         return index
 
+    def author_aliases(self, *, keys: Sequence[str] = (), blocks: Sequence[str] = ()) -> dict[str, str]:
+        aliases = self.graph.graph.get("author_aliases", {})
+        wanted_keys, wanted_blocks = set(keys), set(blocks)
+        return {k: to for k, (to, block) in aliases.items() if k in wanted_keys or block in wanted_blocks}
+
+    def corrections(self) -> list[dict]:
+        return [dict(r) for r in self.graph.graph.get("corrections", ())]
+
     def papers_with_concepts(self, keys: Sequence[str]) -> dict[str, list[Posting]]:
         out = {}
         nodes = self.graph.nodes

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import neo4j
 
-from kg.models import Coauthor, Institution, RelatedConcept, RelatedPaper
+from kg.models import Authorship, Coauthor, Institution, RelatedConcept, RelatedPaper
 from kg import deadline
 from kg.store.base import RELATED_CONCEPTS_SAMPLE
 from kg.store.neo4j import queries as cypher
@@ -25,6 +25,9 @@ def timed(cypher: str) -> neo4j.Query | str:
 
 AUTHORSHIPS_OF_AUTHORS = """UNWIND $keys AS key MATCH (:Author {key: key})-[r:AUTHORED]->(p:Paper)
 RETURN key, p.id AS paper, r.name AS name, r.why AS why"""
+AUTHORSHIPS_OF_PAPERS = """UNWIND $ids AS id MATCH (a:Author)-[r:AUTHORED]->(:Paper {id: id})
+RETURN id, r.position AS position, r.name AS written, r.place AS place, r.source_id AS source_id, a.key AS key, a.name AS name
+ORDER BY id, position"""
 
 
 class Neo4jBatchedReads:
@@ -57,6 +60,10 @@ class Neo4jBatchedReads:
 
     def authors_of_papers(self, ids):
         return self._grouped(cypher.AUTHORS_OF_PAPERS, "ids", ids, "id", cypher.author_of)
+
+    def authorships_of_papers(self, ids):
+        return self._grouped(AUTHORSHIPS_OF_PAPERS, "ids", ids, "id", lambda r: Authorship(
+            r["id"], r["position"], r["written"], cypher.author_of(r), r["place"], r["source_id"]))
 
     def authorships_of_authors(self, keys):
         rows = self._grouped(AUTHORSHIPS_OF_AUTHORS, "keys", keys, "key", lambda r: (r["paper"], r["name"], r["why"]))

@@ -172,6 +172,14 @@ def _root_node(label: str, key: str, value: Callable[[_Query, dict], Any]):
     return build
 
 
+def _root_author(q: _Query, s, _n: str) -> str:
+    """The person an id names, or the one an id merged away now means (``kg authors merge``)."""
+    x, alias = q.var(), q.var()
+    key = q.param(q.bind.author_key(q.args(s)))
+    return (f"COLLECT {{ OPTIONAL MATCH ({alias}:AuthorAlias {{key: {key}}}) MATCH ({x}:Author {{key: coalesce({alias}.to, {key})}}) "
+            f"RETURN {q.obj(s.type_name, x, s.children)} }}[0]")
+
+
 def _root_concept(q: _Query, s, _n: str) -> str:
     """The first stored concept of the name's candidate keys, in their order (one query when the name spells a key)."""
     x, i = q.var(), q.var()
@@ -182,7 +190,7 @@ def _root_concept(q: _Query, s, _n: str) -> str:
 
 _FIELDS: dict[tuple[str, str], Callable[[_Query, Any, str], str]] = {
     ("Query", "paper"): _root_node("Paper", "id", lambda _q, a: str(a["id"])),
-    ("Query", "author"): _root_node("Author", "key", lambda q, a: q.bind.author_key(a)),
+    ("Query", "author"): _root_author,
     ("Query", "concept"): _root_concept,
     ("Query", "papers"): _root_papers,
     ("Paper", "related"): _related,

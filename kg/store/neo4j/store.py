@@ -27,6 +27,7 @@ from kg.store.base import SUGGEST_CANDIDATES, Network, PaperFilter, Store, rank_
 from kg.store.textsearch import words_of
 from kg.store.neo4j import queries as cypher, writes
 from kg.store.neo4j.batched import Neo4jBatchedReads, timed
+from kg.store.neo4j.people import Neo4jPeople
 from kg.store.neo4j.migrate import apply_migrations, ensure_current
 from kg.store.neo4j.writes import batch_rows
 from kg.store.neo4j.local_server import neo4j_auth, pid_alive
@@ -50,7 +51,7 @@ def _holder_is_dead(holder: str | None) -> bool:
     return bool(holder) and host == socket.gethostname() and pid.isdigit() and not pid_alive(int(pid))
 
 
-class Neo4jStore(Neo4jBatchedReads, Store):
+class Neo4jStore(Neo4jPeople, Neo4jBatchedReads, Store):
     """A store in a Neo4j 5 database. The driver connects lazily; ``check()`` verifies."""
 
     kind = "neo4j"
@@ -168,12 +169,6 @@ class Neo4jStore(Neo4jBatchedReads, Store):
 
     def existing_papers(self, ids: Sequence[str]) -> set[str]:
         return {r["id"] for r in self._read(cypher.EXISTING_PAPERS, ids=list(ids))}
-
-    def author_keys_of_ids(self, ids: Sequence[str]) -> dict[str, str]:
-        return {r["id"]: r["key"] for r in self._read(cypher.AUTHOR_KEYS_OF_IDS, ids=list(ids))} if ids else {}
-
-    def people_in_blocks(self, blocks: Sequence[str]) -> list[tuple[str, str, str, str]]:
-        return [(r["key"], r["name"], r["block"], r["profile"]) for r in self._read(cypher.PEOPLE_IN_BLOCKS, blocks=list(blocks))]
 
     def papers_with_concepts(self, keys: Sequence[str]) -> dict[str, list[Posting]]:
         return {r["key"]: sorted(tuple(x) for x in r["papers"]) for r in self._read(cypher.PAPERS_WITH_CONCEPTS, keys=list(keys))}

@@ -6,9 +6,11 @@ relationships, in the order of ``WRITES``; ``batch_rows`` builds those rows from
 
 from __future__ import annotations
 
+import json
 from typing import LiteralString
 
 from kg.graph.build import GraphBatch
+from kg.graph.correction import PeopleCorrection
 from kg.models import AREA_SEPARATOR
 
 __all__ = ["WRITES", "batch_rows"]
@@ -55,7 +57,7 @@ MERGE_AUTHORED: LiteralString = """
 UNWIND $rows AS row
 MATCH (a:Author {key: row.author}), (p:Paper {id: row.paper})
 MERGE (a)-[r:AUTHORED]->(p)
-ON CREATE SET r.position = row.position, r.name = row.name, r.why = row.why
+ON CREATE SET r.position = row.position, r.name = row.name, r.why = row.why, r.place = row.place, r.source_id = row.source_id
 """
 MERGE_IN_AREA: LiteralString = """
 UNWIND $rows AS row
@@ -101,6 +103,58 @@ WITH i, a WHERE NOT EXISTS { (i)-[:IDENTIFIES]->() }
 MERGE (i)-[:IDENTIFIES]->(a)
 """
 
+# -- a user's correction of who is who (GraphBatch.correction), after everything else ------------------
+MOVE_AUTHORED: LiteralString = """
+UNWIND $rows AS row
+MATCH (old:Author {key: row.from})-[r:AUTHORED]->(p:Paper {id: row.paper}), (new:Author {key: row.to})
+MERGE (new)-[s:AUTHORED]->(p)
+ON CREATE SET s += properties(r), s.why = row.why
+DELETE r
+"""
+CHANGE_CO_AUTHORED: LiteralString = """
+UNWIND $rows AS row
+MATCH (a:Author {key: row.a}), (b:Author {key: row.b})
+MERGE (a)-[r:CO_AUTHORED]->(b)
+ON CREATE SET r.papers = 0
+SET r.papers = r.papers + row.inc
+WITH r WHERE r.papers <= 0
+DELETE r
+"""
+CHANGE_AFFILIATED_WITH: LiteralString = """
+UNWIND $rows AS row
+MATCH (a:Author {key: row.author}), (i:Institution {key: row.institution})
+MERGE (a)-[r:AFFILIATED_WITH]->(i)
+ON CREATE SET r.papers = 0
+SET r.papers = r.papers + row.inc
+WITH r WHERE r.papers <= 0
+DELETE r
+"""
+REMOVE_AUTHORS: LiteralString = """
+UNWIND $rows AS row
+OPTIONAL MATCH (a:Author {key: row.key})
+DETACH DELETE a
+WITH row
+MERGE (x:AuthorAlias {key: row.key})
+SET x.to = row.to, x.block = row.block
+WITH row
+MATCH (y:AuthorAlias {to: row.key})
+SET y.to = row.to
+"""
+REPOINT_AUTHOR_IDS: LiteralString = """
+UNWIND $rows AS row
+MATCH (a:Author {key: row.key})
+MERGE (i:AuthorId {id: row.id})
+WITH i, a
+OPTIONAL MATCH (i)-[old:IDENTIFIES]->()
+DELETE old
+WITH DISTINCT i, a
+MERGE (i)-[:IDENTIFIES]->(a)
+"""
+KEEP_CORRECTION: LiteralString = """
+UNWIND $rows AS row
+CREATE (:AuthorCorrection {at: row.at, record: row.record})
+"""
+
 # -- the ingest lease: one ingest at a time per database ---------------------------------------
 # SET before reading takes the node's write lock, so a second ingest reads the holder only after the
 # first one's transaction has committed.
@@ -134,25 +188,46 @@ WRITES: tuple[tuple[str, LiteralString], ...] = (
     ("institutions", MERGE_INSTITUTIONS),
     ("affiliated_with", ADD_AFFILIATED_WITH),
     ("author_ids", MERGE_AUTHOR_IDS),
+    ("moves", MOVE_AUTHORED),
+    ("coauthor_changes", CHANGE_CO_AUTHORED),
+    ("affiliation_changes", CHANGE_AFFILIATED_WITH),
+    ("removed", REMOVE_AUTHORS),
+    ("repointed_ids", REPOINT_AUTHOR_IDS),
+    ("correction", KEEP_CORRECTION),
 )
+
+
+def correction_rows(c: PeopleCorrection | None) -> dict[str, list[dict]]:
+    """The rows of the statements that write a correction (none without one)."""
+    if c is None:
+        return {name: [] for name in ("moves", "coauthor_changes", "affiliation_changes", "removed", "repointed_ids", "correction")}
+    return {
+        "moves": [{"paper": p, "from": old, "to": new, "why": why} for p, old, new, why in c.moves],
+        "coauthor_changes": [{"a": a, "b": b, "inc": n} for (a, b), n in sorted(c.coauthors.items())],
+        "affiliation_changes": [{"author": a, "institution": i, "inc": n} for (a, i), n in sorted(c.affiliated.items())],
+        "removed": [{"key": k, "to": to, "block": block} for k, to, block in c.removed],
+        "repointed_ids": [{"id": i, "key": k} for i, k in sorted(c.ids.items())],
+        "correction": [{"at": c.record.get("at"), "record": json.dumps(c.record, ensure_ascii=False, sort_keys=True)}],
+    }
 
 
 def batch_rows(batch: GraphBatch) -> dict[str, list[dict]]:
     """The ``$rows`` of each write statement, by the names ``WRITES`` gives them."""
-    return {
+    people = [*batch.authors, *(batch.correction.people if batch.correction is not None else ())]
+    return {**correction_rows(batch.correction),
         "papers": [
             {"id": p.id, "title": p.title, "label": p.label, "abstract": p.abstract, "venue": p.venue,
              "year": p.year, "authors_truncated": p.authors_truncated, "concept_norm": p.concept_norm,
              "citations": p.citations, "topic": p.topic}
             for p in batch.papers
         ],
-        "authors": [{"key": a.key, "name": a.name, "block": a.block or None, "profile": a.profile or None} for a in batch.authors],
+        "authors": [{"key": a.key, "name": a.name, "block": a.block or None, "profile": a.profile or None} for a in people],
         "areas": [{"path": a.path, "name": a.name, "parent": a.parent, "top": a.path.split(AREA_SEPARATOR)[0]} for a in batch.areas],
         "concepts": [{"key": c.key, "name": c.name, "aliases": list(c.aliases), "broader": c.broader} for c in batch.concepts],
         "subarea_of": [{"child": a.path, "parent": a.parent} for a in batch.areas if a.parent],
         "broader": [{"narrow": n, "broad": b} for n, b in batch.broader],
-        "authored": [{"author": a, "paper": p, "position": pos, "name": (note or (None,))[0], "why": (note or (None, None))[1]}
-                     for a, p, pos, *note in batch.authored],
+        "authored": [dict(zip(("author", "paper", "position", "name", "why", "place", "source_id"), (*row, *[None] * (7 - len(row)))))
+                     for row in batch.authored],
         "in_area": [{"paper": p, "area": a} for p, a in batch.in_area],
         "mentions": [{"paper": p, "concept": c, "weight": w} for p, c, w in batch.mentions],
         "co_authored": [{"a": a, "b": b, "inc": n} for (a, b), n in sorted(batch.coauthor_increments.items())],

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from kg.api.graphql.types.author import AuthorType
     from kg.api.graphql.types.concept import ConceptType
 
-__all__ = ["PaperType", "RelatedPaperType", "SearchHitType"]
+__all__ = ["AuthorshipType", "PaperType", "RelatedPaperType", "SearchHitType"]
 
 _Author = Annotated["AuthorType", strawberry.lazy("kg.api.graphql.types.author")]
 _Concept = Annotated["ConceptType", strawberry.lazy("kg.api.graphql.types.concept")]
@@ -64,6 +64,14 @@ class PaperType:
 
         return [AuthorType(model=a) for a in await info.context.loaders.paper_lists.load((self.model.id, "authors"))]
 
+    @strawberry.field(description="The byline, in order: each name as written on this paper, the person kg took it for, "
+                                  "and the affiliation written beside it (the OpenAlex shape).")
+    async def authorships(self, info: Info) -> list["AuthorshipType"]:
+        from kg.api.graphql.types.author import AuthorType
+
+        return [AuthorshipType(position=r.position, name=r.name or r.author.name, affiliation=r.affiliation, author=AuthorType(model=r.author))
+                for r in await info.context.loaders.paper_authorships.load(self.model.id)]
+
     @strawberry.field
     async def areas(self, info: Info) -> list[_Area]:
         from kg.api.graphql.types.area import ResearchAreaType
@@ -88,6 +96,14 @@ class PaperType:
             for r, p in zip(rows, papers, strict=True)
             if p is not None
         ]
+
+
+@strawberry.type(name="Authorship", description="One name on a paper's byline.")
+class AuthorshipType:
+    position: int = strawberry.field(description="Byline position, from 0.")
+    name: str = strawberry.field(description="The name as written on this paper.")
+    affiliation: str | None = strawberry.field(description="The institution written beside it, if the source gives one.")
+    author: _Author = strawberry.field(description="The person kg took this name for.")
 
 
 @strawberry.type(name="RelatedPaper")
