@@ -57,7 +57,7 @@ CLK = os.sysconf("SC_CLK_TCK")
 
 KG_QUERIES = {
     "a": "query($id: ID!) { paper(id: $id) { id title authors { name } concepts { id } areas { path } } }",
-    "b": 'query($name: String!) { author(name: $name) { name coauthors { jointPapers author { name } } papers { id } } }',
+    "b": 'query($id: ID!) { author(id: $id) { name coauthors { jointPapers author { name } } papers { id } } }',
     "c": "query($name: String!) { concept(name: $name) { papers(first: 10) { edges { node { id authors { name } } } } } }",
     "d": "query($after: String) { papers(first: 20, after: $after) { edges { node { id authors { name } concepts { id } } } } }",
     "e": "query($id: ID!) { paper(id: $id) { related(first: 10) { score paper { id } sharedConcepts { id } } } }",
@@ -313,7 +313,9 @@ def sample(uri: str, n: int) -> dict:
 def kg_variables(op: str, params: dict) -> dict:
     if op in ("a", "e"):
         return {"id": params["id"]}
-    if op in ("b", "c"):
+    if op == "b":  # a person by id, as the peer reads an author by key
+        return {"id": params["key"]}
+    if op == "c":
         return {"name": params["key"]}
     offset = params["offset"]
     from kg.api.graphql.pagination import encode_cursor

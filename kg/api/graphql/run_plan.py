@@ -56,6 +56,14 @@ class PlanRun:
         self.reads = service.batched_reads
         self.variables = variables
         self._lists: dict[tuple, dict[str, list[list]]] = {}
+        self._author_ids: dict[str, str] = {}  # author(name:) resolved ahead (resolve_author_names)
+
+    async def resolve_author_names(self, roots: tuple[Selection, ...], call) -> None:
+        """Resolve the ``author(name:)`` roots through ``call`` (a worker thread), so that a store compiling the
+        tree on the event loop binds them without reading (a name reads its block's profiles)."""
+        for s in roots:
+            if (s.parent, s.name) == ("Query", "author") and (name := self.args(s).get("name")) is not None:
+                self._author_ids[name] = await call(self.service.author_id, name)
 
     def answer(self, roots: tuple[Selection, ...]) -> dict[str, Any]:
         """In one query where the store compiles the whole tree (Neo4j), else level by level."""
@@ -98,7 +106,9 @@ class PlanRun:
         from kg.api.graphql.queries import _author_ref
 
         ref = _author_ref(args.get("name"), args.get("id"))
-        return ref if args.get("id") is not None else self.service.author_id(ref)  # an id is a key, read as it is
+        if args.get("id") is not None:  # an id is a key, read as it is
+            return ref
+        return self._author_ids[ref] if ref in self._author_ids else self.service.author_id(ref)
 
     def lists(self, kind: str, keys: list[str], name: str, siblings: tuple[Selection, ...]) -> list[list]:
         """``lists_of`` for every list of ``kind`` the siblings select, read once for all of them."""

@@ -74,6 +74,8 @@ class PlannedExecution(StrawberryGraphQLCoreExecutionContext):
     async def _planned(self, plan, context: Context, serially):
         try:
             run = PlanRun(context.service, self.variable_values)
+            if context.tree is not None:
+                await run.resolve_author_names(plan, context.call)  # store reads: in a worker thread, not on the loop
             data = await run.answer_in_loop(plan, context.tree) if context.tree is not None else None
             if data is None:
                 data = await context.call(run.answer, plan)
