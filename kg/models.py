@@ -10,6 +10,7 @@ __all__ = [
     "Paper",
     "Author",
     "Authorship",
+    "Reference",
     "ResearchArea",
     "Concept",
     "RelatedPaper",
@@ -42,6 +43,7 @@ class SourceRecord:
     citations: int | None = None
     affiliations: tuple[str | None, ...] | None = None  # aligned with authors: each one's institution, if known
     author_ids: tuple[str | None, ...] | None = None  # aligned with authors: a source id (orcid:…, openalex:…, s2:…)
+    references: tuple[tuple[str, ...], ...] = ()  # the works it cites, each by its keys (arxiv:…, doi:…, title:…)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +81,14 @@ class Authorship:
     author: Author
     affiliation: str | None = None  # as written on the paper
     source_id: str | None = None  # the source's id for this author here (orcid:…, openreview:…), if any
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """A work a paper cites: the key it is cited by, and the paper kg has for it (None while kg has none)."""
+
+    key: str  # arxiv:…, doi:…, a source id, or title:… (the title, folded)
+    paper_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,6 +40,8 @@ SOURCES = {
         "papers-paperlists.jsonl.gz",
         {"ICLR 2017", "ICLR 2018", "COLM 2024", "CoRL 2021", "CoRL 2022", "CoRL 2023", "CoRL 2024"},
     ),
+    # ICLR 2019-2023, NeurIPS 2021-2023, EMNLP 2023: the 8,359 records with an abstract (no ICLR 2024 paper)
+    "openreview": ("keywords-openreview.jsonl.gz", None),
 }
 FOLDS = 5
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from kg.extract.text import first_sentence_label
 from kg.graph.correction import PeopleCorrection
-from kg.graph.identity import area_chain, make_author, make_institution, paper_id
+from kg.graph.identity import area_chain, make_author, make_institution, paper_id, paper_keys
 from kg.graph.shares import SharedEdge, stored_norm
 from kg.models import Author, Concept, Institution, Paper, ResearchArea, SourceRecord
 
@@ -61,6 +61,8 @@ class GraphBatch:
     # each new paper's byline as read, for the people stage (kg.authors.stage): paper id, position, name as written,
     # affiliation, source author id; one row per author the paper keeps (a byline printed twice counts once)
     bylines: list[tuple[str, int, str, str | None, str | None]] = field(default_factory=list)
+    known_as: list[tuple[str, str]] = field(default_factory=list)  # paper id, a key references may name it by
+    cites: list[tuple[str, str, int]] = field(default_factory=list)  # paper id, a key of a work it cites, which reference
     correction: PeopleCorrection | None = None  # a user's correction of who is who (``kg authors merge/split``)
 
     def set_concept_norms(self, norms: Mapping[str, float]) -> None:
@@ -110,9 +112,8 @@ def build_batch(
     concepts : paper id -> its key concepts (only papers in ``new_ids`` need them)
     new_ids : papers the store does not have yet; only they add authorship,
         mentions and co-author weight, so ingesting twice changes nothing.
-    max_coauthor_byline : a paper with more authors than this (a physics
-        collaboration, a large model report) links each author to the paper but
-        adds no co-author pairs: pairs grow with the square of the byline.
+    max_coauthor_byline : a paper with more authors than this (a physics collaboration, a large model
+        report) links each author to the paper but adds no co-author pairs (they grow with its square).
     known_author_ids : source author ids the store already has -> their author keys. An author
         with a source id is that id's author however spelled; a new id takes the key of its name.
     """
@@ -127,6 +128,7 @@ def build_batch(
         if item.id not in new_ids:
             continue
         batch.papers.append(_paper(item))
+        _add_citations(item, batch)
         keys_in_order = _add_byline(item, batch, nodes)
         if len(keys_in_order) <= max_coauthor_byline:
             for a, b in combinations(sorted(keys_in_order), 2):
@@ -162,6 +164,13 @@ def _paper(item: MergedRecord) -> Paper:
     rec = item.record
     return Paper(id=item.id, title=rec.title, label=rec.title or first_sentence_label(rec.abstract), abstract=rec.abstract,
                  venue=rec.venue, year=rec.year, authors_truncated=rec.authors_truncated, citations=rec.citations)
+
+
+def _add_citations(item: MergedRecord, batch: GraphBatch) -> None:
+    """The keys a new paper is known by, and the keys of each work it cites (``n``: which reference)."""
+    own = paper_keys(item.record, item.id)
+    batch.known_as.extend((item.id, k) for k in own)
+    batch.cites.extend((item.id, k, n) for n, keys in enumerate(item.record.references) for k in keys if k not in own)
 
 
 def _add_byline(item: MergedRecord, batch: GraphBatch, nodes: _Nodes) -> list[str]:

@@ -6,9 +6,10 @@ import hashlib
 import re
 import unicodedata
 
+from kg.readers.formats import title_key
 from kg.models import AREA_SEPARATOR, Author, Institution, ResearchArea, SourceRecord
 
-__all__ = ["paper_id", "author_key", "clean_author_name", "make_author", "make_institution", "area_chain"]
+__all__ = ["paper_id", "paper_keys", "author_key", "clean_author_name", "make_author", "make_institution", "area_chain"]
 
 _CAMEL = re.compile(r"^([A-Z][a-z]+)([A-Z][a-z]+)$")
 
@@ -33,6 +34,13 @@ def paper_id(record: SourceRecord) -> str:
     basis = record.abstract or record.title or ""  # title-only records are known by their title
     normal = " ".join(unicodedata.normalize("NFKC", basis).lower().split())
     return "h" + hashlib.sha1(normal.encode("utf-8")).hexdigest()[:16]
+
+
+def paper_keys(record: SourceRecord, pid: str) -> list[str]:
+    """Every key a reference may name this paper by: its id, arXiv id, DOI, source id and title."""
+    keys = [pid, f"arxiv:{record.arxiv_id}" if record.arxiv_id else None, f"doi:{record.doi}" if record.doi else None,
+            record.id, title_key(record.title)]
+    return list(dict.fromkeys(k for k in keys if k))
 
 
 def clean_author_name(raw: str) -> str:

@@ -16,9 +16,10 @@ which ``kg.readers.jsonl`` then validates. Written from each format's documentat
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 
-__all__ = ["detect", "normal_doi", "normal_arxiv_id", "arxiv_area", "ARXIV_ARCHIVES"]
+__all__ = ["detect", "normal_doi", "normal_arxiv_id", "reference_keys", "title_key", "arxiv_area", "ARXIV_ARCHIVES"]
 
 # The arXiv taxonomy, top level (archive -> group and name); categories inside an archive
 # (cs.LG) are named from ARXIV_CATEGORIES where we list them, else by their code.
@@ -78,6 +79,46 @@ def normal_arxiv_id(value: str | None) -> str | None:
         value = doi.group(1)
     match = _ARXIV_ID.match(value)
     return match.group(1).lower() if match else None
+
+
+def title_key(title: str | None) -> str | None:
+    """How a reference by title names a paper: its words, folded (``title:attention is all you need``).
+
+    >>> title_key("Attention Is All You Need!")
+    'title:attention is all you need'
+    """
+    words = re.findall(r"\w+", unicodedata.normalize("NFKC", title or "").casefold())
+    return "title:" + " ".join(words) if words else None
+
+
+_ID_LIKE = re.compile(r"^[A-Za-z][\w.-]*:\S+$")
+
+
+def reference_keys(reference: str | dict) -> list[str]:
+    """The keys one reference names its paper by (a reference with a DOI and a title names it both ways).
+
+    A string is an arXiv id, a DOI (or its URL), an id with a scheme (``openalex:W2741809807``, ``s2:…``)
+    or else a title; an object may give ``id``, ``doi``, ``arxiv_id`` and ``title``.
+
+    >>> reference_keys("10.48550/arXiv.1706.03762"), reference_keys("https://doi.org/10.1000/X1")
+    (['arxiv:1706.03762'], ['doi:10.1000/x1'])
+    >>> reference_keys({"doi": "10.1000/x1", "title": "A Title"}), reference_keys("Attention is all you need")
+    (['doi:10.1000/x1', 'title:a title'], ['title:attention is all you need'])
+    """
+    if isinstance(reference, dict):
+        parts = [reference_keys(v) if f != "title" else [title_key(v)] for f in ("id", "arxiv_id", "doi", "title")
+                 if isinstance(v := reference.get(f), str) and v.strip()]
+        return list(dict.fromkeys(k for keys in parts for k in keys if k))
+    text = " ".join(reference.split())
+    if arxiv := normal_arxiv_id(text):
+        return [f"arxiv:{arxiv}"]
+    doi = normal_doi(text)
+    if doi and doi.startswith("10.") and " " not in doi:
+        return [f"doi:{doi}"]
+    if _ID_LIKE.match(text) or (text and " " not in text and not text.isalpha()):
+        return [text]
+    key = title_key(text)
+    return [key] if key else []
 
 
 def arxiv_area(categories: str) -> list[str] | None:
@@ -162,6 +203,7 @@ def from_openalex(obj: dict) -> dict:
         "citations": obj.get("cited_by_count"),
         "affiliations": affiliations if any(affiliations) else None,
         "author_ids": author_ids if any(author_ids) else None,
+        "references": [_openalex_id(w) for w in obj.get("referenced_works") or [] if _openalex_id(w)],
     }
 
 
@@ -193,7 +235,15 @@ def from_semantic_scholar(obj: dict) -> dict:
         "venue": obj.get("venue") or None,
         "year": obj.get("year"),
         "citations": obj.get("citationCount"),
+        "references": [_s2_reference(r) for r in obj.get("references") or [] if isinstance(r, dict)],
     }
+
+
+def _s2_reference(ref: dict) -> dict:
+    """A Semantic Scholar reference (``paperId``, ``externalIds``, ``title``) as kg's reference object."""
+    external = ref.get("externalIds") or {}
+    return {"id": f"s2:{ref['paperId']}" if ref.get("paperId") else None, "doi": external.get("DOI"),
+            "arxiv_id": external.get("ArXiv"), "title": ref.get("title")}
 
 
 def detect(obj: dict) -> tuple[str, Callable[[dict], dict] | None]:

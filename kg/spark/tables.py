@@ -22,6 +22,7 @@ NODES = {
     "concepts": ("Concept", "key"),
     "institutions": ("Institution", "key"),
     "author_id_nodes": ("AuthorId", "id"),
+    "refs": ("Ref", "key"),
 }
 RELATIONSHIPS = {
     "subarea_of": ("SUBAREA_OF", ("ResearchArea", "child", "path"), ("ResearchArea", "parent", "path")),
@@ -33,11 +34,13 @@ RELATIONSHIPS = {
     "shares_concept": ("SHARES_CONCEPT", ("Paper", "p", "id"), ("Paper", "q", "id")),
     "affiliated_with": ("AFFILIATED_WITH", ("Author", "author", "key"), ("Institution", "institution", "key")),
     "identifies": ("IDENTIFIES", ("AuthorId", "id", "id"), ("Author", "key", "key")),
+    "known_as": ("KNOWN_AS", ("Paper", "paper", "id"), ("Ref", "key", "key")),
+    "cites": ("CITES", ("Paper", "paper", "id"), ("Ref", "key", "key")),
 }
 TABLES = tuple(NODES) + tuple(RELATIONSHIPS)
 
-_FIRST_WINS = {"papers": "id", "authors": "key", "areas": "path", "institutions": "key"}
-_DISTINCT = ("subarea_of", "broader", "authored", "in_area", "mentions")
+_FIRST_WINS = {"papers": "id", "authors": "key", "areas": "path", "institutions": "key", "refs": "key"}
+_DISTINCT = ("subarea_of", "broader", "authored", "in_area", "mentions", "known_as", "cites")
 _ADDED = {"co_authored": ("a", "b"), "affiliated_with": ("author", "institution")}
 
 
@@ -118,6 +121,9 @@ def table_schema(name: str):
         "shares_concept": [("p", s), ("q", s), ("score", d), ("concepts", strings)],
         "affiliated_with": [("author", s), ("institution", s), ("papers", i)],
         "identifies": [("id", s), ("key", s)],
+        "refs": [("key", s)],
+        "known_as": [("paper", s), ("key", s)],
+        "cites": [("paper", s), ("key", s), ("n", i)],
     }[name]
     return T.StructType([T.StructField(c, t, True) for c, t in columns])
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from contextlib import AbstractContextManager, nullcontext
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from kg.errors import InvalidArgument
@@ -23,6 +23,7 @@ from kg.models import (
     Institution,
     Page,
     Paper,
+    Reference,
     RelatedConcept,
     RelatedPaper,
     ResearchArea,
@@ -30,7 +31,7 @@ from kg.models import (
     Suggestion,
 )
 
-__all__ = ["BatchedReads", "Store", "PaperFilter", "Network", "rank_suggestions"]
+__all__ = ["BatchedReads", "Store", "PaperFilter", "Network", "rank_suggestions", "references_from"]
 
 @dataclass(frozen=True, slots=True)
 class PaperFilter:
@@ -68,6 +69,20 @@ def rank_suggestions(found: Sequence[Suggestion], limit: int) -> list[Suggestion
             taken[s.kind] = taken.get(s.kind, 0) + 1
             out.append(s)
     return out
+
+
+def references_from(rows: Iterable[tuple[int, str, str | None]]) -> list[Reference]:
+    """A paper's references from (reference number, key, the paper kg has for it or None) rows: one per reference (the
+    paper any of its keys names, else its smallest key), each paper once, papers kg has first."""
+    best: dict[int, tuple] = {}
+    for n, key, paper in rows:
+        rank = (paper is None, paper or key, key)
+        if n not in best or rank < best[n][0]:
+            best[n] = (rank, Reference(key, paper))
+    found: dict[str, Reference] = {}
+    for _, ref in sorted(best.values(), key=lambda x: x[0]):
+        found.setdefault(ref.paper_id or ref.key, ref)
+    return list(found.values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +125,13 @@ class BatchedReads(ABC):
     @abstractmethod
     def authorships_of_papers(self, ids: Sequence[str]) -> list[list[Authorship]]:
         """Each paper's byline, in order: the name as written, the person, the affiliation and source id there."""
+
+    @abstractmethod
+    def references_of_papers(self, ids: Sequence[str]) -> list[list[Reference]]:
+        """What each paper cites: the papers kg has (by id, each once), then the works it has not (by key)."""
+
+    @abstractmethod
+    def citing_papers(self, ids: Sequence[str]) -> list[list[str]]: ...  # who cites each (by any key), by id
 
     @abstractmethod
     def concepts_of_papers(self, ids: Sequence[str]) -> list[list[Concept]]:

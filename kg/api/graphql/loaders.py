@@ -92,6 +92,8 @@ class Loaders:
     author_lists: DataLoader  # (author key, "papers" | "coauthors"): the same for an author
     paper_related: DataLoader
     paper_authorships: DataLoader
+    paper_references: DataLoader
+    paper_cited_by: DataLoader
     author_paper_count: DataLoader
     author_institutions: DataLoader
     concept_paper_count: DataLoader
@@ -112,6 +114,8 @@ class Loaders:
             author_lists=load(partial(_lists, s, "author")),
             paper_related=load(partial(_with_limit, s.related_papers)),
             paper_authorships=load(s.authorships_of_papers),
+            paper_references=load(s.references_of_papers),
+            paper_cited_by=load(s.citing_papers),
             author_paper_count=load(s.paper_counts_of_authors),
             author_institutions=load(s.institutions_of_authors),
             concept_paper_count=load(s.paper_counts_of_concepts),

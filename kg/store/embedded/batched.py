@@ -6,7 +6,7 @@ import heapq
 from collections import Counter
 
 from kg.models import Authorship, Coauthor, Institution, RelatedConcept, RelatedPaper
-from kg.store.base import RELATED_CONCEPTS_SAMPLE, RELATED_LIMIT
+from kg.store.base import RELATED_CONCEPTS_SAMPLE, RELATED_LIMIT, references_from
 from kg.store.embedded.graph import GraphView, node_id
 
 __all__ = ["EmbeddedBatchedReads"]
@@ -42,6 +42,27 @@ class EmbeddedBatchedReads(GraphView):
             rows = sorted(self._in(node, "AUTHORED"), key=lambda md: md[1]["position"]) if node in self.graph else []
             out.append([Authorship(pid, d["position"], d.get("name"), self._author(m), d.get("place"), d.get("source_id"))
                         for m, d in rows])
+        return out
+
+    def references_of_papers(self, ids):
+        out = []
+        nodes = self.graph.nodes
+        for pid in ids:
+            node = node_id("paper", pid)
+            rows = []
+            for ref, d in self._out(node, "CITES") if node in self.graph else ():
+                papers = [nodes[p]["id"] for p, _ in self._in(ref, "KNOWN_AS") if p != node]
+                rows.append((d["n"], nodes[ref]["key"], min(papers) if papers else None))
+            out.append(references_from(rows))
+        return out
+
+    def citing_papers(self, ids):
+        out = []
+        nodes = self.graph.nodes
+        for pid in ids:
+            node = node_id("paper", pid)
+            refs = [r for r, _ in self._out(node, "KNOWN_AS")] if node in self.graph else []
+            out.append(sorted({nodes[p]["id"] for r in refs for p, _ in self._in(r, "CITES") if p != node}))
         return out
 
     def authorships_of_authors(self, keys):

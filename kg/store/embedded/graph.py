@@ -50,11 +50,7 @@ def apply_batch(g: nx.DiGraph, batch: GraphBatch) -> None:
             g.add_node(node, kind="concept", key=c.key, name=c.name, aliases=sorted(c.aliases), broader=c.broader)
     for narrow, broad in batch.broader:
         g.add_edge(node_id("concept", narrow), node_id("concept", broad), type="BROADER")
-    for key, pid, position, *note in batch.authored:
-        g.add_edge(node_id("author", key), node_id("paper", pid), type="AUTHORED", position=position)
-        if note:  # the name as written, why; since corrections also the place and source id (kept when given)
-            g.edges[node_id("author", key), node_id("paper", pid)].update(
-                (k, v) for k, v in zip(("name", "why", "place", "source_id"), note) if v is not None or k in ("name", "why"))
+    _add_authorships(g, batch)
     for pid, path in batch.in_area:
         g.add_edge(node_id("paper", pid), node_id("area", path), type="IN_AREA")
     for pid, key, weight in batch.mentions:
@@ -69,8 +65,31 @@ def apply_batch(g: nx.DiGraph, batch: GraphBatch) -> None:
         if node_id("institution", i.key) not in g:
             g.add_node(node_id("institution", i.key), kind="institution", key=i.key, name=i.name)
     _add_counts(g, "AFFILIATED_WITH", ((node_id("author", a), node_id("institution", i), n) for (a, i), n in batch.affiliated.items()))
+    _add_citations(g, batch)
     if batch.correction is not None:
         apply_correction(g, batch.correction)
+
+
+def _add_authorships(g: nx.DiGraph, batch: GraphBatch) -> None:
+    """Author -> paper with its byline position; after the people stage also the name as written there and why,
+    and the place and source id written beside it (kept when given)."""
+    for key, pid, position, *note in batch.authored:
+        g.add_edge(node_id("author", key), node_id("paper", pid), type="AUTHORED", position=position)
+        if note:
+            g.edges[node_id("author", key), node_id("paper", pid)].update(
+                (k, v) for k, v in zip(("name", "why", "place", "source_id"), note) if v is not None or k in ("name", "why"))
+
+
+def _add_citations(g: nx.DiGraph, batch: GraphBatch) -> None:
+    """Each key a new paper is known by, and each it cites, is a ``ref`` node: a paper citing a key that no paper
+    is known by yet cites a stub, which a paper known by that key joins when it comes."""
+    for etype, rows in (("KNOWN_AS", batch.known_as), ("CITES", batch.cites)):
+        for pid, key, *n in rows:
+            ref = node_id("ref", key)
+            if ref not in g:
+                g.add_node(ref, kind="ref", key=key)
+            if not g.has_edge(node_id("paper", pid), ref):
+                g.add_edge(node_id("paper", pid), ref, type=etype, **({"n": n[0]} if n else {}))
 
 
 def apply_correction(g: nx.DiGraph, c: PeopleCorrection) -> None:
@@ -111,7 +130,7 @@ def _add_counts(g: nx.DiGraph, etype: str, increments) -> None:
 
 def adds_anything(g: nx.DiGraph, batch: GraphBatch) -> bool:
     """Whether applying the batch would change the graph (a re-run of an ingest adds nothing)."""
-    if batch.correction is not None or batch.papers or batch.authored or batch.mentions or batch.coauthor_increments or batch.shared or batch.affiliated or batch.author_ids:
+    if batch.correction is not None or batch.cites or batch.papers or batch.authored or batch.mentions or batch.coauthor_increments or batch.shared or batch.affiliated or batch.author_ids:
         return True
     if any(node_id("area", a.path) not in g for a in batch.areas):
         return True

@@ -61,6 +61,7 @@ def batch_to_json(batch: GraphBatch) -> dict:
         "institutions": [[i.key, i.name] for i in batch.institutions],
         "affiliated": [[a, i, n] for (a, i), n in batch.affiliated.items()],
         "author_ids": batch.author_ids,
+        **({"known_as": [list(r) for r in batch.known_as], "cites": [list(r) for r in batch.cites]} if batch.known_as else {}),
         **({"correction": batch.correction.to_json()} if batch.correction is not None else {}),
     }
 
@@ -80,6 +81,8 @@ def batch_from_json(obj: dict) -> GraphBatch:
         institutions=[Institution(*row) for row in obj.get("institutions", ())],
         affiliated={(a, i): n for a, i, n in obj.get("affiliated", ())},
         author_ids=dict(obj.get("author_ids", {})),
+        known_as=[tuple(r) for r in obj.get("known_as", ())],
+        cites=[tuple(r) for r in obj.get("cites", ())],
         correction=PeopleCorrection.from_json(obj["correction"]) if "correction" in obj else None,
     )
 

@@ -9,7 +9,7 @@ import neo4j
 
 from kg.models import Authorship, Coauthor, Institution, RelatedConcept, RelatedPaper
 from kg import deadline
-from kg.store.base import RELATED_CONCEPTS_SAMPLE
+from kg.store.base import RELATED_CONCEPTS_SAMPLE, references_from
 from kg.store.neo4j import queries as cypher
 from kg.store.neo4j.plan_cypher import Unsupported, plan_query, tree_values
 
@@ -25,6 +25,11 @@ def timed(cypher: str) -> neo4j.Query | str:
 
 AUTHORSHIPS_OF_AUTHORS = """UNWIND $keys AS key MATCH (:Author {key: key})-[r:AUTHORED]->(p:Paper)
 RETURN key, p.id AS paper, r.name AS name, r.why AS why"""
+REFERENCES_OF_PAPERS = """UNWIND $ids AS id MATCH (p:Paper {id: id})-[c:CITES]->(k:Ref)
+OPTIONAL MATCH (k)<-[:KNOWN_AS]-(q:Paper) WHERE q <> p
+RETURN id, c.n AS n, k.key AS key, min(q.id) AS paper"""
+CITING_PAPERS = """UNWIND $ids AS id MATCH (p:Paper {id: id})-[:KNOWN_AS]->(:Ref)<-[:CITES]-(q:Paper) WHERE q <> p
+RETURN DISTINCT id, q.id AS paper ORDER BY paper"""
 AUTHORSHIPS_OF_PAPERS = """UNWIND $ids AS id MATCH (a:Author)-[r:AUTHORED]->(:Paper {id: id})
 RETURN id, r.position AS position, r.name AS written, r.place AS place, r.source_id AS source_id, a.key AS key, a.name AS name
 ORDER BY id, position"""
@@ -64,6 +69,13 @@ class Neo4jBatchedReads:
     def authorships_of_papers(self, ids):
         return self._grouped(AUTHORSHIPS_OF_PAPERS, "ids", ids, "id", lambda r: Authorship(
             r["id"], r["position"], r["written"], cypher.author_of(r), r["place"], r["source_id"]))
+
+    def references_of_papers(self, ids):
+        return [references_from(rows) for rows in self._grouped(REFERENCES_OF_PAPERS, "ids", ids, "id",
+                                                                 lambda r: (r["n"], r["key"], r["paper"]))]
+
+    def citing_papers(self, ids):
+        return self._grouped(CITING_PAPERS, "ids", ids, "id", lambda r: r["paper"])
 
     def authorships_of_authors(self, keys):
         rows = self._grouped(AUTHORSHIPS_OF_AUTHORS, "keys", keys, "key", lambda r: (r["paper"], r["name"], r["why"]))

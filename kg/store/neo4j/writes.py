@@ -103,6 +103,20 @@ WITH i, a WHERE NOT EXISTS { (i)-[:IDENTIFIES]->() }
 MERGE (i)-[:IDENTIFIES]->(a)
 """
 
+MERGE_KNOWN_AS: LiteralString = """
+UNWIND $rows AS row
+MATCH (p:Paper {id: row.paper})
+MERGE (k:Ref {key: row.key})
+MERGE (p)-[:KNOWN_AS]->(k)
+"""
+MERGE_CITES: LiteralString = """
+UNWIND $rows AS row
+MATCH (p:Paper {id: row.paper})
+MERGE (k:Ref {key: row.key})
+MERGE (p)-[c:CITES]->(k)
+ON CREATE SET c.n = row.n
+"""
+
 # -- a user's correction of who is who (GraphBatch.correction), after everything else ------------------
 MOVE_AUTHORED: LiteralString = """
 UNWIND $rows AS row
@@ -188,6 +202,8 @@ WRITES: tuple[tuple[str, LiteralString], ...] = (
     ("institutions", MERGE_INSTITUTIONS),
     ("affiliated_with", ADD_AFFILIATED_WITH),
     ("author_ids", MERGE_AUTHOR_IDS),
+    ("known_as", MERGE_KNOWN_AS),
+    ("cites", MERGE_CITES),
     ("moves", MOVE_AUTHORED),
     ("coauthor_changes", CHANGE_CO_AUTHORED),
     ("affiliation_changes", CHANGE_AFFILIATED_WITH),
@@ -235,4 +251,7 @@ def batch_rows(batch: GraphBatch) -> dict[str, list[dict]]:
         "institutions": [{"key": i.key, "name": i.name} for i in batch.institutions],
         "affiliated_with": [{"author": a, "institution": i, "inc": n} for (a, i), n in sorted(batch.affiliated.items())],
         "author_ids": [{"id": i, "key": k} for i, k in sorted(batch.author_ids.items())],
+        "refs": [{"key": k} for k in dict.fromkeys(row[1] for row in (*batch.known_as, *batch.cites))],
+        "known_as": [{"paper": p, "key": k} for p, k in batch.known_as],
+        "cites": [{"paper": p, "key": k, "n": n} for p, k, n in batch.cites],
     }

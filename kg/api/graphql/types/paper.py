@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from kg.api.graphql.types.author import AuthorType
     from kg.api.graphql.types.concept import ConceptType
 
-__all__ = ["AuthorshipType", "PaperType", "RelatedPaperType", "SearchHitType"]
+__all__ = ["AuthorshipType", "PaperType", "ReferenceType", "RelatedPaperType", "SearchHitType"]
 
 _Author = Annotated["AuthorType", strawberry.lazy("kg.api.graphql.types.author")]
 _Concept = Annotated["ConceptType", strawberry.lazy("kg.api.graphql.types.concept")]
@@ -72,6 +72,21 @@ class PaperType:
         return [AuthorshipType(position=r.position, name=r.name or r.author.name, affiliation=r.affiliation, author=AuthorType(model=r.author))
                 for r in await info.context.loaders.paper_authorships.load(self.model.id)]
 
+    @strawberry.field(description="What this paper cites, where its source lists references: the papers kg has first, "
+                                  "then works kg does not have yet (each joins when a paper known by its key is ingested).")
+    async def references(self, info: Info) -> list["ReferenceType"]:
+        rows = await info.context.loaders.paper_references.load(self.model.id)
+        papers = await info.context.loaders.paper.load_many([r.paper_id for r in rows if r.paper_id])
+        by_id = {p.id: p for p in papers if p is not None}
+        return [ReferenceType(key=strawberry.ID(r.key), paper=PaperType(model=by_id[r.paper_id]) if r.paper_id in by_id else None)
+                for r in rows]
+
+    @strawberry.field(description="The papers kg has that cite this one, by id.")
+    async def cited_by(self, info: Info, first: int | None = 100) -> list["PaperType"]:
+        first = check_first(first, 100)
+        ids = (await info.context.loaders.paper_cited_by.load(self.model.id))[:first]
+        return [PaperType(model=p) for p in await info.context.loaders.paper.load_many(ids) if p is not None]
+
     @strawberry.field
     async def areas(self, info: Info) -> list[_Area]:
         from kg.api.graphql.types.area import ResearchAreaType
@@ -104,6 +119,12 @@ class AuthorshipType:
     name: str = strawberry.field(description="The name as written on this paper.")
     affiliation: str | None = strawberry.field(description="The institution written beside it, if the source gives one.")
     author: _Author = strawberry.field(description="The person kg took this name for.")
+
+
+@strawberry.type(name="Reference", description="A work a paper cites.")
+class ReferenceType:
+    key: strawberry.ID = strawberry.field(description="How it is cited: arxiv:…, doi:…, a source's id, or title:… (folded).")
+    paper: PaperType | None = strawberry.field(description="The paper kg has for it; null while kg has none.")
 
 
 @strawberry.type(name="RelatedPaper")

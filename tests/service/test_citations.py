@@ -1,0 +1,81 @@
+"""Citations as input, on both stores: references in kg's JSON Lines, OpenAlex and Semantic Scholar; stubs that
+join when their paper arrives; Paper.references and Paper.citedBy."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from helpers import write_jsonl
+from kg.errors import ReaderError
+
+TEXT = "We study {} with neural networks and report results on standard benchmarks for {}."
+
+
+def paper(pid, title, **extra):
+    return {"id": pid, "title": title, "abstract": TEXT.format(title.lower(), title.lower()), "authors": ["Ada Lovelace"],
+            **extra}
+
+
+def refs(svc, pid):
+    return [(r.key, r.paper_id) for r in svc.store.references_of_papers([pid])[0]]
+
+
+def test_references_become_citations_and_stubs_join_when_their_paper_arrives(make_service, tmp_path):
+    svc = make_service()
+    first = [paper("p1", "Attention Is All You Need", arxiv_id="1706.03762v5"),
+             paper("p2", "Pretraining deep bidirectional transformers", doi="10.1000/BERT",
+                   references=["arXiv:1706.03762", {"title": "Deep Residual Learning for Image Recognition!"},
+                               "https://doi.org/10.9999/Unknown", "arXiv:1706.03762"])]
+    svc.ingest([write_jsonl(tmp_path / "a.jsonl", first)])
+    assert refs(svc, "doi:10.1000/bert") == [("arxiv:1706.03762", "arxiv:1706.03762"),
+                                              ("doi:10.9999/unknown", None),
+                                              ("title:deep residual learning for image recognition", None)]
+    assert svc.store.citing_papers(["arxiv:1706.03762", "doi:10.1000/bert"]) == [["doi:10.1000/bert"], []]
+
+    svc.ingest([write_jsonl(tmp_path / "b.jsonl", [paper("p3", "Deep residual learning for image recognition")])])
+    assert refs(svc, "doi:10.1000/bert") == [("arxiv:1706.03762", "arxiv:1706.03762"),
+                                              ("title:deep residual learning for image recognition", "p3"),
+                                              ("doi:10.9999/unknown", None)]
+    assert svc.store.citing_papers(["p3"]) == [["doi:10.1000/bert"]]
+
+
+def test_openalex_and_semantic_scholar_references(make_service, tmp_path):
+    svc = make_service()
+    cited = {"id": "https://openalex.org/W1", "title": "Residual networks", "abstract_inverted_index": {"Residual": [0], "networks": [1], "help": [2]},
+             "authorships": [{"author": {"display_name": "Kaiming He"}}], "publication_year": 2016}
+    citing = {"id": "https://openalex.org/W2", "title": "Wide residual networks", "publication_year": 2016,
+              "abstract_inverted_index": {"Wide": [0], "residual": [1], "networks": [2], "work": [3]},
+              "authorships": [{"author": {"display_name": "Sergey Zagoruyko"}}], "referenced_works": ["https://openalex.org/W1"]}
+    s2 = {"paperId": "abc", "title": "Densely connected networks", "abstract": TEXT.format("dense links", "images"),
+          "authors": [{"name": "Gao Huang"}],
+          "references": [{"paperId": "zzz", "externalIds": {"DOI": None}, "title": "Wide Residual Networks"},
+                         {"paperId": None, "title": "Some paper kg lacks"}]}
+    svc.ingest([write_jsonl(tmp_path / "works.jsonl", [cited, citing, s2])])
+    assert refs(svc, "openalex:W2") == [("openalex:W1", "openalex:W1")]
+    assert refs(svc, "s2:abc") == [("title:wide residual networks", "openalex:W2"), ("title:some paper kg lacks", None)]
+    assert svc.store.citing_papers(["openalex:W2"]) == [["s2:abc"]]
+
+
+def test_graphql_references_and_cited_by(make_service, tmp_path):
+    from fastapi.testclient import TestClient
+
+    from kg.api.app import create_app
+
+    svc = make_service()
+    rows = [paper("p1", "Attention Is All You Need"), paper("p2", "Transformers for translation", references=["p1", "Missing work title here"])]
+    svc.ingest([write_jsonl(tmp_path / "a.jsonl", rows)])
+    q = '{ a: paper(id: "p2") { references { key paper { id } } } b: paper(id: "p1") { citedBy { id } references { key } } }'
+    with TestClient(create_app(svc)) as client:
+        body = client.post("/graphql", json={"query": q}).json()
+    assert body["data"]["a"]["references"] == [{"key": "p1", "paper": {"id": "p1"}}, {"key": "title:missing work title here", "paper": None}]
+    assert body["data"]["b"] == {"citedBy": [{"id": "p2"}], "references": []}
+
+
+def test_bad_references_name_the_file_line_and_field(tmp_path, service):
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(paper("p1", "A title")) + "\n" + json.dumps(paper("p2", "B title", references="p1")) + "\n")
+    with pytest.raises(ReaderError, match=r"bad.jsonl:2: field 'references': expected a list"):
+        service.ingest([path])
+    assert service.stats().papers == 0
