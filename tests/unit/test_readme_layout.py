@@ -1,4 +1,4 @@
-"""The README's layout section names every module and package of kg/, and nothing that is gone."""
+"""The development page's layout section names every module and package of kg/, and nothing that is gone."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from helpers import ROOT
 
 
 def _layout() -> str:
-    text = (ROOT / "README.md").read_text()
+    text = (ROOT / "docs" / "development.md").read_text()
     return text.split("## Layout\n```", 1)[1].split("```", 1)[0]
 
 
