@@ -26,9 +26,10 @@ from kg.extract.title_rates import TitleRates
 VENUES = ("COLM 2024", "CoRL 2024")
 
 
-def kg_found(papers: list[train.TrainingPaper], docs: list[dict], title_rates: TitleRates | None) -> list[list[str]]:
+def kg_found(rows: list, docs: list[dict], title_rates: TitleRates | None) -> list[list[str]]:
+    """Trained as ``kg.extract.train`` trains by default, on the kept papers' examples."""
     extractor = ConceptExtractor.load(n_process=2, trained=False, title_rates=title_rates)
-    extractor.ranker = train.fit(extractor, train.examples(extractor, papers))
+    extractor.ranker = train.fit(extractor, rows)
     extractor.top_n = TOP
     found = extractor.extract([DocumentInput(d["text"], (), d["title"]) for d in docs])
     return [[c.name for c in concepts] for concepts in found]
@@ -48,17 +49,20 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     papers = list(train.read_training_papers(args.data, list(train.SOURCES)))
+    extractor = ConceptExtractor.load(n_process=2, trained=False)  # a paper's examples do not depend on the ranker
+    examples = dict(zip((p.id for p in papers), train.examples(extractor, papers), strict=True))
     results = {}
     for held in args.venues:
         kept = [p for p in papers if p.venue != held]
+        rows = [examples[p.id] for p in kept]
         docs = [{"title": p.title, "text": p.abstract, "keywords": list(p.keywords)} for p in papers if p.venue == held]
         if not docs:
             raise SystemExit(f"{held}: no papers with author keywords in {args.data}")
         results[held] = {"papers": len(docs), "training_papers": len(kept)} | {
             name: score_keywords(found, docs)
             for name, found in (
-                ("kg", kg_found(kept, docs, None)),
-                ("kg_without_title_rates", kg_found(kept, docs, TitleRates())),
+                ("kg", kg_found(rows, docs, None)),
+                ("kg_without_title_rates", kg_found(rows, docs, TitleRates())),
                 ("yake", yake_found(docs)),
             )
         }

@@ -81,7 +81,7 @@ class Ranker:
     scale: list[float]
     coef: list[float]
     intercept: float
-    prior: dict[str, tuple[int, int]] = field(default_factory=dict)  # key -> (times a keyword, documents it occurred in)
+    prior: dict[str, tuple[float, float]] = field(default_factory=dict)  # key -> (times a keyword, documents it occurred in), weighted
     head_prior: dict[str, tuple[int, int]] = field(default_factory=dict)  # the same, per last word
     meta: dict = field(default_factory=dict)
 
