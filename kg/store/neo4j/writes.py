@@ -125,24 +125,12 @@ MERGE (new)-[s:AUTHORED]->(p)
 ON CREATE SET s += properties(r), s.why = row.why
 DELETE r
 """
-CHANGE_CO_AUTHORED: LiteralString = """
-UNWIND $rows AS row
-MATCH (a:Author {key: row.a}), (b:Author {key: row.b})
-MERGE (a)-[r:CO_AUTHORED]->(b)
-ON CREATE SET r.papers = 0
-SET r.papers = r.papers + row.inc
-WITH r WHERE r.papers <= 0
+_DROP_EMPTY: LiteralString = """WITH r WHERE r.papers <= 0
 DELETE r
 """
-CHANGE_AFFILIATED_WITH: LiteralString = """
-UNWIND $rows AS row
-MATCH (a:Author {key: row.author}), (i:Institution {key: row.institution})
-MERGE (a)-[r:AFFILIATED_WITH]->(i)
-ON CREATE SET r.papers = 0
-SET r.papers = r.papers + row.inc
-WITH r WHERE r.papers <= 0
-DELETE r
-"""
+# the increments of an ingest, signed, and an edge left with no paper goes
+CHANGE_CO_AUTHORED: LiteralString = ADD_CO_AUTHORED + _DROP_EMPTY
+CHANGE_AFFILIATED_WITH: LiteralString = ADD_AFFILIATED_WITH + _DROP_EMPTY
 REMOVE_AUTHORS: LiteralString = """
 UNWIND $rows AS row
 OPTIONAL MATCH (a:Author {key: row.key})
