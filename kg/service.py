@@ -144,18 +144,18 @@ class KGService:
     def author_by_id(self, key: str) -> Author | None:
         """A person by id; an id merged into another person (``kg authors merge``) gives that person."""
         found = self.store.authors_by_keys([key])[0]
-        if found is None and (to := self.store.author_aliases(keys=[key]).get(key)) is not None:
-            found = self.store.authors_by_keys([to])[0]
-        return found
+        return found if found is not None or (to := self.merged_into(key)) is None else self.store.authors_by_keys([to])[0]
+
+    def merged_into(self, key: str) -> str | None:  # the survivor's id, for an id merged away
+        return self.store.author_aliases(keys=[key]).get(key)
 
     def author_id(self, ref: str) -> str:
-        """The id a user's reference means: an id as it is (``yang liu~2``; one merged away means the person it
-        joined), else a name's one person, else the name's key (a store from before people). Several people of
-        that name: ``AmbiguousAuthor``."""
+        """The id a user's reference means: an id as it is (``yang liu~2``; one merged away, its survivor), else a
+        name's one person, else the name's key (a store from before people). Several of that name: ``AmbiguousAuthor``."""
         exact, found = resolve(self.store, ref)
         if exact is not None:
             return exact
-        if ref == author_key(ref) and (to := self.store.author_aliases(keys=[ref]).get(ref)) is not None:
+        if ref == author_key(ref) and (to := self.merged_into(ref)) is not None:
             return to
         if len(found) > 1:
             raise AmbiguousAuthor(ref, [(p.author.key, p.describe()) for p in hints(self.store, found)])
@@ -175,8 +175,7 @@ class KGService:
 
     def _correct(self, work) -> dict:
         with self.store.writer_lock():  # no ingest runs meanwhile: the correction is worked out on what it changes
-            correction = work()
-            self.store.apply(GraphBatch(correction=correction))
+            self.store.apply(GraphBatch(correction=(correction := work())))
         return correction.record
 
     def corrections(self) -> list[dict]:  # the corrections users made of who is who, oldest first

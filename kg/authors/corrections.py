@@ -14,12 +14,12 @@ from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime, timezone
 
-from kg.authors.assign import mention_of
+from kg.authors.assign import People, mention_of
 from kg.authors.names import parse_name
 from kg.authors.profile import Profile
 from kg.errors import InvalidArgument
 from kg.graph.correction import PeopleCorrection
-from kg.graph.identity import author_key, make_institution
+from kg.graph.identity import make_institution
 from kg.models import Author, Authorship
 
 __all__ = ["merge", "split"]
@@ -77,12 +77,12 @@ def merge(store, keep: str, other: str) -> PeopleCorrection:
     return c
 
 
-def _profile_of(store, key: str, ships: dict[str, list[Authorship]]) -> Profile:
-    """A person's profile counted afresh from their papers (``ships``: each paper's byline)."""
-    ids = sorted(ships)
+def _profile_of(key: str, ships: dict[str, list[Authorship]], papers: dict) -> Profile:
+    """A person's profile counted afresh from their papers (``ships``: each paper's byline; ``papers``: each
+    paper and its concepts)."""
     profile = Profile()
-    for paper, concepts in zip(store.papers_by_ids(ids), store.concepts_of_papers(ids), strict=True):
-        rows = ships[paper.id]
+    for pid in sorted(ships):
+        (paper, concepts), rows = papers[pid], ships[pid]
         for i, row in enumerate(rows):
             if row.author.key == key:
                 others = [r.name or r.author.name for j, r in enumerate(rows) if j != i]
@@ -93,14 +93,13 @@ def _profile_of(store, key: str, ships: dict[str, list[Authorship]]) -> Profile:
     return profile
 
 
-def _free_key(store, base: str, block: str) -> str:
-    """A new person's id: the name's key, else with ``~2``, ``~3``… past every id its block holds or held."""
-    taken = {r[0] for r in store.people_in_blocks([block])} | set(store.author_aliases(blocks=[block]))
-    key, n = base, 1
-    while key in taken or store.authors_by_keys([key])[0] is not None or store.author_aliases(keys=[key]):
-        n += 1
-        key = f"{base}~{n}"
-    return key
+def _new_key(store, row: Authorship) -> tuple[str, str, str]:
+    """(id, name, block) of a new person for this authorship's name, given as the people stage gives one."""
+    mention = mention_of(row.paper_id, row.position, row.name or row.author.name, (), None, None, None, ())
+    people = People(store)
+    people.prepare([mention])
+    person = people.new(mention)
+    return person.key, person.name, person.block
 
 
 def split(store, key: str, papers: Sequence[str], max_coauthor_byline: int) -> PeopleCorrection:
@@ -116,11 +115,10 @@ def split(store, key: str, papers: Sequence[str], max_coauthor_byline: int) -> P
                               f"`kg author {person.key}` lists their papers")
     if len(moving) == len(theirs):
         raise InvalidArgument(f"those are all of {person.key}'s papers: a split leaves some with each person")
-    ships = dict(zip(sorted(theirs), store.authorships_of_papers(sorted(theirs)), strict=True))
-    first = next(r for r in ships[moving[0]] if r.author.key == person.key)
-    written = first.name or person.name
-    new_block = parsed.block if (parsed := parse_name(written)) else block
-    new_key = _free_key(store, author_key(written), new_block)
+    ids = sorted(theirs)
+    ships = dict(zip(ids, store.authorships_of_papers(ids), strict=True))
+    papers = dict(zip(ids, zip(store.papers_by_ids(ids), store.concepts_of_papers(ids), strict=True), strict=True))
+    new_key, written, new_block = _new_key(store, next(r for r in ships[moving[0]] if r.author.key == person.key))
     c = PeopleCorrection({"kind": "split", "from": person.key, "to": new_key, "papers": moving, "at": _now()})
     c.moves = [(p, person.key, new_key, f"moved from {person.key} by a correction (kg authors split)") for p in moving]
     pairs: Counter = Counter()
@@ -140,8 +138,8 @@ def split(store, key: str, papers: Sequence[str], max_coauthor_byline: int) -> P
     staying = {p: rows for p, rows in ships.items() if p not in set(moving)}
     moved = {p: [Authorship(r.paper_id, r.position, r.name, Author(new_key, r.author.name) if r.author.key == person.key
                             else r.author, r.affiliation, r.source_id) for r in ships[p]] for p in moving}
-    new_profile = _profile_of(store, new_key, moved)
-    c.people = [Author(person.key, person.name, block, _profile_of(store, person.key, staying).encode()),
+    new_profile = _profile_of(new_key, moved, papers)
+    c.people = [Author(person.key, person.name, block, _profile_of(person.key, staying, papers).encode()),
                 Author(new_key, written, new_block, new_profile.encode())]
     kept_ids = {r.source_id for rows in staying.values() for r in rows if r.author.key == person.key}
     c.ids = {i: new_key for i in new_profile.ids if i not in kept_ids}

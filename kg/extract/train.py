@@ -100,7 +100,7 @@ def examples(extractor: ConceptExtractor, papers: list[TrainingPaper], progress=
 PRIOR_WEIGHTS = {"openreview-": 0.0}  # papers whose id starts so count this much in the prior, 0: not at all (``_prior``)
 
 
-def _prior(rows, of=lambda key: key) -> dict[str, tuple[float, float]]:
+def _prior(rows, of=lambda key: key, weights=PRIOR_WEIGHTS) -> dict[str, tuple[float, float]]:
     """(times chosen by the authors, papers it was a candidate in), per key or per ``of(key)``.
 
     The papers of ``keywords-openreview.jsonl.gz`` (ICLR, NeurIPS, EMNLP) are training examples but no part of
@@ -110,7 +110,7 @@ def _prior(rows, of=lambda key: key) -> dict[str, tuple[float, float]]:
     chosen: Counter[str] = Counter()
     seen: Counter[str] = Counter()
     for pid, stats, _, _, gold in rows:
-        weight = next((w for prefix, w in PRIOR_WEIGHTS.items() if str(pid).startswith(prefix)), 1)
+        weight = next((w for prefix, w in weights.items() if str(pid).startswith(prefix)), 1)
         if not weight:
             continue
         for item in {of(k) for k in stats}:
@@ -121,13 +121,13 @@ def _prior(rows, of=lambda key: key) -> dict[str, tuple[float, float]]:
     return {k: (tidy(chosen[k]), tidy(seen[k])) for k in chosen}
 
 
-def _priors(rows) -> tuple[dict, dict]:
-    return _prior(rows), _prior(rows, head_word)
+def _priors(rows, weights=PRIOR_WEIGHTS) -> tuple[dict, dict]:
+    return _prior(rows, weights=weights), _prior(rows, head_word, weights)
 
 
-def fit(extractor: ConceptExtractor, rows, *, c: float = 1.0, prior_only=()) -> Ranker:
-    """A logistic ranker over the candidates of ``rows``, with a cross-fitted prior; ``prior_only`` rows (title-only
-    papers) count in the prior, never as examples."""
+def fit(extractor: ConceptExtractor, rows, *, c: float = 1.0, prior_only=(), prior_weights=PRIOR_WEIGHTS) -> Ranker:
+    """A logistic ranker over the candidates of ``rows``, with a cross-fitted prior (papers weighted by
+    ``prior_weights``); ``prior_only`` rows (title-only papers) count in the prior, never as examples."""
     import numpy as np
     from sklearn.linear_model import LogisticRegression
 
@@ -136,7 +136,7 @@ def fit(extractor: ConceptExtractor, rows, *, c: float = 1.0, prior_only=()) -> 
         by_fold[_fold(row[0])].append(row)
     x, y = [], []
     for fold in range(FOLDS):
-        priors = _priors([r for f, rs in by_fold.items() if f != fold for r in rs] + list(prior_only))
+        priors = _priors([r for f, rs in by_fold.items() if f != fold for r in rs] + list(prior_only), prior_weights)
         for _, stats, n_tokens, n_title, gold in by_fold[fold]:
             for key in sorted(stats):
                 x.append(extractor.candidate_features(key, stats[key], n_tokens, n_title, priors))
@@ -147,7 +147,7 @@ def fit(extractor: ConceptExtractor, rows, *, c: float = 1.0, prior_only=()) -> 
     scale[scale == 0] = 1.0
     model = LogisticRegression(C=c, max_iter=2000)
     model.fit((xa - mean) / scale, np.asarray(y))
-    prior, head_prior = _priors(list(rows) + list(prior_only))
+    prior, head_prior = _priors(list(rows) + list(prior_only), prior_weights)
     return Ranker(
         mean=[round(float(v), 6) for v in mean],
         scale=[round(float(v), 6) for v in scale],
@@ -165,15 +165,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--without", action="append", default=[], choices=sorted(SOURCES), help="leave a source out")
     parser.add_argument("-o", "--output", type=Path, default=None, help="model file (default: the one kg ships)")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--title-priors", action="store_true",
-                        help="count the title-only papers in the keyphraseness prior (at PRIOR_WEIGHTS)")
+    parser.add_argument("--openreview-prior-weight", type=float, default=PRIOR_WEIGHTS["openreview-"],
+                        help="how much each keywords-openreview paper counts in the keyphraseness prior; above 0 its "
+                             "title-only papers count too (the shipped model: 0)")
     args = parser.parse_args(argv)
     sources = [s for s in SOURCES if s not in args.without]
     papers = list(read_training_papers(args.data, sources))
     extractor = ConceptExtractor.load(n_process=args.workers, trained=False)
     rows = examples(extractor, papers)
-    titles = list(read_training_papers(args.data, sources, titles_only=True)) if args.title_priors else []
-    ranker = fit(extractor, rows, prior_only=examples(extractor, titles) if titles else ())
+    weights = {"openreview-": args.openreview_prior_weight}
+    titles = list(read_training_papers(args.data, sources, titles_only=True)) if args.openreview_prior_weight else []
+    ranker = fit(extractor, rows, prior_only=examples(extractor, titles) if titles else (), prior_weights=weights)
     ranker.meta |= {"sources": sources, "features": len(FEATURES)}
     output = args.output or shipped_model_path()
     output.write_text(json.dumps(ranker.to_json(), separators=(",", ":"), ensure_ascii=False) + "\n", encoding="utf-8")

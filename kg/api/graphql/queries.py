@@ -145,8 +145,8 @@ class Query:
         ref = _author_ref(name, id)
         if id is not None:  # an id is a key: read as it is, no name to resolve
             found = await info.context.loaders.author.load(ref)
-            if found is None:  # an id merged into another person (kg authors merge) means that person
-                found = await info.context.call(info.context.service.author_by_id, ref)
+            if found is None and (to := await info.context.call(info.context.service.merged_into, ref)) is not None:
+                found = await info.context.loaders.author.load(to)  # an id merged into another person means that person
         else:
             found = await info.context.call(info.context.service.author, ref)
         return AuthorType(model=found) if found else None

@@ -56,14 +56,7 @@ class PlanRun:
         self.reads = service.batched_reads
         self.variables = variables
         self._lists: dict[tuple, dict[str, list[list]]] = {}
-        self._author_ids: dict[str, str] = {}  # author(name:) resolved ahead (resolve_author_names)
-
-    async def resolve_author_names(self, roots: tuple[Selection, ...], call) -> None:
-        """Resolve the ``author(name:)`` roots through ``call`` (a worker thread), so that a store compiling the
-        tree on the event loop binds them without reading (a name reads its block's profiles)."""
-        for s in roots:
-            if (s.parent, s.name) == ("Query", "author") and (name := self.args(s).get("name")) is not None:
-                self._author_ids[name] = await call(self.service.author_id, name)
+        self._author_ids: dict[str, str] = {}  # author(name:) resolved ahead, in a worker thread (answer_in_loop)
 
     def answer(self, roots: tuple[Selection, ...]) -> dict[str, Any]:
         """In one query where the store compiles the whole tree (Neo4j), else level by level."""
@@ -76,10 +69,15 @@ class PlanRun:
                 return shape_roots(roots, *found)
         return self.complete([None], roots)[0]
 
-    async def answer_in_loop(self, roots: tuple[Selection, ...], tree) -> dict[str, Any] | None:
-        """In one query on the store's async reader, or None when it cannot take this operation."""
+    async def answer_in_loop(self, roots: tuple[Selection, ...], tree, call) -> dict[str, Any] | None:
+        """In one query on the store's async reader, or None when it cannot take this operation. The
+        ``author(name:)`` roots are resolved first through ``call`` (a worker thread): a name reads its block's
+        profiles, which must not happen on the event loop the compiled query binds on."""
         from kg.api.graphql.shape import shape_roots
 
+        for s in roots:
+            if (s.parent, s.name) == ("Query", "author") and (name := self.args(s).get("name")) is not None:
+                self._author_ids[name] = await call(self.service.author_id, name)
         found = await tree.read_tree(roots, self)
         return None if found is None else shape_roots(roots, *found)
 

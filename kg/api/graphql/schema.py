@@ -74,9 +74,7 @@ class PlannedExecution(StrawberryGraphQLCoreExecutionContext):
     async def _planned(self, plan, context: Context, serially):
         try:
             run = PlanRun(context.service, self.variable_values)
-            if context.tree is not None:
-                await run.resolve_author_names(plan, context.call)  # store reads: in a worker thread, not on the loop
-            data = await run.answer_in_loop(plan, context.tree) if context.tree is not None else None
+            data = await run.answer_in_loop(plan, context.tree, context.call) if context.tree is not None else None
             if data is None:
                 data = await context.call(run.answer, plan)
         except Exception:  # noqa: BLE001 - graphql-core runs it again and reports what went wrong where

@@ -27,22 +27,17 @@ class EmbeddedBatchedReads(GraphView):
     def areas_by_paths(self, paths):
         return self._get("area", paths, self._area)
 
+    def _byline(self, pid: str) -> list:
+        """A paper's (author node, AUTHORED data) in byline order ([] for an unknown paper)."""
+        node = node_id("paper", pid)
+        return sorted(self._in(node, "AUTHORED"), key=lambda md: md[1]["position"]) if node in self.graph else []
+
     def authors_of_papers(self, ids):
-        out = []
-        for pid in ids:
-            node = node_id("paper", pid)
-            rows = sorted(self._in(node, "AUTHORED"), key=lambda md: md[1]["position"]) if node in self.graph else []
-            out.append([self._author(m) for m, _ in rows])
-        return out
+        return [[self._author(m) for m, _ in self._byline(pid)] for pid in ids]
 
     def authorships_of_papers(self, ids):
-        out = []
-        for pid in ids:
-            node = node_id("paper", pid)
-            rows = sorted(self._in(node, "AUTHORED"), key=lambda md: md[1]["position"]) if node in self.graph else []
-            out.append([Authorship(pid, d["position"], d.get("name"), self._author(m), d.get("place"), d.get("source_id"))
-                        for m, d in rows])
-        return out
+        return [[Authorship(pid, d["position"], d.get("name"), self._author(m), d.get("place"), d.get("source_id"))
+                 for m, d in self._byline(pid)] for pid in ids]
 
     def references_of_papers(self, ids):
         out = []
