@@ -19,6 +19,7 @@ from kg.graph.algorithms import NetworkView, network_view
 from kg.graph.build import GraphBatch
 from kg.graph.identity import author_key
 from kg.ingest import Ingest, IngestSummary, Progress, no_progress
+from kg.overview import Overview
 from kg.models import Author, Concept, Facets, Page, Paper, ResearchArea, Stats, Suggestion
 from kg.readers import OnError
 from kg.store.base import PAPER_ORDERS, BatchedReads, PaperFilter, Store
@@ -65,6 +66,7 @@ class KGService:
         self.settings = settings
         self._extractor = extractor
         self.cards = Cards(self)  # the CLI's answers: one thing with its surroundings
+        self.overview = Overview(store)  # the field map, papers over time, rising concepts
 
     def close(self) -> None:
         self.store.close()
@@ -161,8 +163,7 @@ class KGService:
             raise AmbiguousAuthor(ref, [(p.author.key, p.describe()) for p in hints(self.store, found)])
         return found[0][0] if found else author_key(ref)  # else the key a store from before people gave it
 
-    def person_hints(self, keys: list[str]) -> dict[str, PersonHint]:
-        """What tells each of these people apart from others of their name."""
+    def person_hints(self, keys: list[str]) -> dict[str, PersonHint]:  # what tells each apart from others of their name
         return person_hints(self.store, keys)
 
     def merge_authors(self, keep: str, other: str) -> dict:

@@ -1,8 +1,10 @@
 // The kg explorer: a client of kg's public GraphQL API (nothing private), drawn with sigma.js.
-// Views: / (start), /author/<id>, /paper/<id>, /concept/<id>; every view is its own URL.
+// Views: / (the field map), /author/<id>, /paper/<id>, /concept/<id>; every view is its own URL.
 import Graph from "graphology";
 import forceAtlas2 from "graphology-layout-forceatlas2";
 import Sigma from "sigma";
+import * as Plot from "@observablehq/plot";
+import HOME from "../../graphql/operations/explorer_home.graphql";
 import AUTHOR from "../../graphql/operations/explorer_author.graphql";
 import PAPER from "../../graphql/operations/explorer_paper.graphql";
 import CONCEPT from "../../graphql/operations/explorer_concept.graphql";
@@ -11,6 +13,12 @@ const PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948
 const OTHER = "#b9bec4";
 const PATH = "#b4233c";
 const NETWORK_STEP = 150; // authors drawn at first, and added by each "show more"
+const MAP_CONCEPTS = 150; // concepts on the field map
+const MAX_LABELS = 40; // labels drawn at once, the most important first, never overlapping
+const LABEL_SIZE = 13;
+const LABEL_FONT = "system-ui, -apple-system, 'Segoe UI', sans-serif";
+const TITLE_CHARS = 42; // a title on a graph is cut at a word boundary before this; the tooltip has it whole
+const OLD = "#4e79a7", NEW = "#f28e2b"; // year colours: the oldest paper of a map, and the newest
 
 const $ = (id) => document.getElementById(id);
 const state = { renderer: null, graph: null, view: null, ready: false };
@@ -104,31 +112,94 @@ function layOut(graph) {
   }
 }
 
-function draw(graph, { onClick, tooltip, edgeLabels = false }) {
+function draw(graph, { onClick, tooltip, edgeTip, importance }) {
   layOut(graph);
   state.graph = graph;
+  let labelled = new Set(); // the nodes whose label is drawn: chosen by chooseLabels, never overlapping
   const renderer = new Sigma(graph, $("graph"), {
-    renderEdgeLabels: edgeLabels,
-    labelRenderedSizeThreshold: graph.order <= 60 ? 0 : 6, // small graphs: every name; big ones: the larger nodes
-    defaultEdgeColor: "#c9ced4",
+    renderEdgeLabels: false, // an edge says what it is on hover (edgeTip), never as grey text across the map
+    enableEdgeEvents: Boolean(edgeTip),
+    labelSize: LABEL_SIZE,
+    labelFont: LABEL_FONT,
+    labelRenderedSizeThreshold: 0,
+    defaultEdgeColor: "#d5d9de",
     zIndex: true,
+    nodeReducer: (node, data) => (labelled.has(node) ? { ...data, forceLabel: true } : { ...data, label: null }),
   });
   state.renderer = renderer;
+  const rank = importance || ((node, a) => a.size || 1);
+  const relabel = () => {
+    labelled = chooseLabels(renderer, graph, rank);
+    state.labelled = [...labelled];
+    renderer.refresh();
+  };
+  relabel();
+  state.relabel = relabel;
+  let pending = null;
+  renderer.getCamera().on("updated", () => { clearTimeout(pending); pending = setTimeout(relabel, 60); });
   const tip = $("tooltip");
+  const show = (text, x, y) => {
+    tip.textContent = text;
+    tip.style.left = `${x + 12}px`;
+    tip.style.top = `${y + 12}px`;
+    tip.hidden = false;
+  };
   renderer.on("enterNode", ({ node }) => {
     const at = renderer.graphToViewport(graph.getNodeAttributes(node));
-    tip.textContent = tooltip(node, graph.getNodeAttributes(node));
-    tip.style.left = `${at.x + 12}px`;
-    tip.style.top = `${at.y + 12}px`;
-    tip.hidden = false;
+    show(tooltip(node, graph.getNodeAttributes(node)), at.x, at.y);
     $("graph").style.cursor = "pointer";
   });
   renderer.on("leaveNode", () => {
     tip.hidden = true;
     $("graph").style.cursor = "";
   });
+  if (edgeTip) {
+    renderer.on("enterEdge", ({ edge, event }) => show(edgeTip(edge, graph.getEdgeAttributes(edge)), event.x, event.y));
+    renderer.on("leaveEdge", () => { tip.hidden = true; });
+  }
   renderer.on("clickNode", ({ node }) => onClick(node));
   return renderer;
+}
+
+// The labels to draw: the most important nodes first, each label's box (as sigma draws it: right of the
+// disc, LABEL_SIZE high) kept only if it lies wholly inside the canvas and overlaps no label already kept.
+function chooseLabels(renderer, graph, rank) {
+  const measure = document.createElement("canvas").getContext("2d");
+  measure.font = `normal ${LABEL_SIZE}px ${LABEL_FONT}`;
+  const { width, height } = renderer.getDimensions();
+  const order = graph.nodes().filter((n) => graph.getNodeAttribute(n, "label"));
+  order.sort((a, b) => rank(b, graph.getNodeAttributes(b)) - rank(a, graph.getNodeAttributes(a)) || (a < b ? -1 : 1));
+  const kept = [], boxes = [];
+  for (const node of order) {
+    if (kept.length >= MAX_LABELS) break;
+    const box = labelBox(renderer, node, graph.getNodeAttribute(node, "label"), measure);
+    if (!box || box.x < 0 || box.y < 0 || box.x + box.w > width || box.y + box.h > height) continue;
+    if (boxes.some((b) => b.x < box.x + box.w && box.x < b.x + b.w && b.y < box.y + box.h && box.y < b.y + b.h)) continue;
+    kept.push(node);
+    boxes.push(box);
+  }
+  return new Set(kept);
+}
+
+function labelBox(renderer, node, text, measure) {
+  const data = renderer.getNodeDisplayData(node);
+  if (!data || data.hidden) return null;
+  const at = renderer.framedGraphToViewport(data);
+  const size = renderer.scaleSize(data.size);
+  return { x: at.x + size + 3, y: at.y - LABEL_SIZE * 0.75, w: measure.measureText(text).width + 2, h: LABEL_SIZE + 2 };
+}
+window.kgLabelBox = (node) => { // for the tests: the box of a drawn label, measured as chooseLabels measures it
+  const measure = document.createElement("canvas").getContext("2d");
+  measure.font = `normal ${LABEL_SIZE}px ${LABEL_FONT}`;
+  return labelBox(state.renderer, node, state.renderer.getNodeDisplayData(node).label, measure);
+};
+
+// A long title cut at a word boundary (the whole title is in the tooltip and the panel).
+function shorten(text, most = TITLE_CHARS) {
+  if (text.length <= most) return text;
+  const cut = text.slice(0, most - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > most / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.-]+$/, "")}…`;
 }
 
 function legend(title, entries, note) {
@@ -139,21 +210,54 @@ function legend(title, entries, note) {
   );
 }
 
-// -- start ------------------------------------------------------------------------------------
+// -- start: the field map ------------------------------------------------------------------------
 async function startView() {
-  const data = await api(`{ stats { papers authors concepts }
-    authors(first: 10) { edges { node { id name paperCount } } }
-    concepts(first: 10) { edges { node { id name paperCount } } } }`);
+  const data = await api(HOME, { first: MAP_CONCEPTS });
   const s = data.stats;
+  document.title = "kg explorer";
+  state.view = { kind: "home" };
+  const map = data.fieldMap;
+  if (map.concepts.length) {
+    const graph = new Graph({ type: "undirected" });
+    const most = Math.max(...map.concepts.map((c) => c.papers));
+    for (const c of map.concepts) {
+      graph.addNode(c.concept.id, {
+        label: c.concept.name, papers: c.papers, community: c.community,
+        size: 3 + 14 * Math.sqrt(c.papers / most), color: c.community < PALETTE.length ? PALETTE[c.community] : OTHER,
+      });
+    }
+    for (const l of map.links) {
+      if (!graph.hasEdge(l.source, l.target)) graph.addEdge(l.source, l.target, { weight: l.sharedPapers, size: 0.5 + Math.log2(1 + l.sharedPapers) / 2 });
+    }
+    draw(graph, {
+      onClick: (node) => navigate(href("concept", node)),
+      tooltip: (node, a) => `${a.label}: ${plural(a.papers, "paper")}`,
+      edgeTip: (edge, a) => `${graph.getNodeAttribute(graph.source(edge), "label")} + ${graph.getNodeAttribute(graph.target(edge), "label")}: ${plural(a.weight, "paper")} together`,
+      importance: (node, a) => a.papers,
+    });
+    const groups = new Map();
+    for (const c of map.concepts) if (!groups.has(c.community)) groups.set(c.community, c.concept.name);
+    legend("Communities of concepts (Louvain)", [...groups.entries()].slice(0, 6).filter(([c]) => c < PALETTE.length)
+      .map(([c, name]) => [PALETTE[c], `around ${name}`]), "Size: papers. Links: papers sharing both.");
+  }
+  const people = data.authors.edges.map(({ node }) => node).filter((a) => a.paperCount > 1);
+  const rising = data.trendingConcepts;
   $("panel").replaceChildren(
     el("h1", {}, "kg explorer"),
-    el("p", { class: "muted" }, `${s.papers} papers, ${s.authors} authors, ${s.concepts} concepts. Search above, or start here.`),
-    el("h2", {}, "Most prolific authors"),
-    list(data.authors.edges.map(({ node }) => [link("author", node.id, node.name), ` (${node.paperCount})`])),
+    el("p", { class: "muted", id: "counts" }, `${s.papers} papers, ${s.authors} people, ${s.concepts} concepts. ` +
+      (map.concepts.length ? `The map shows the ${map.concepts.length} concepts with most papers; click one, or search above.` : "Ingest papers to see the field.")),
+    el("h2", {}, "Rising concepts"),
+    rising.length
+      ? el("div", {}, el("p", { class: "muted" }, `Share of papers, ${rising[0].since}–${rising[0].until} against ${rising[0].earlierFrom}–${rising[0].earlierTo}`),
+        el("ol", { id: "rising" }, rising.map((t) => el("li", {}, link("concept", t.concept.id, t.concept.name), el("span", { class: "muted" }, ` ${t.papers} papers (${t.earlierPapers} before)`)))))
+      : el("p", { class: "muted" }, "Nothing to compare yet: rising concepts need papers with years."),
+    el("h2", {}, "Most prolific people"),
+    people.length
+      ? list(people.map((a) => [link("author", a.id, a.name), ` (${a.paperCount})`]))
+      : el("p", { class: "muted" }, "Everyone here has one paper so far."),
     el("h2", {}, "Most common concepts"),
-    list(data.concepts.edges.map(({ node }) => [link("concept", node.id, node.name), ` (${node.paperCount})`])),
+    list(map.concepts.slice(0, 10).map((c) => [link("concept", c.concept.id, c.concept.name), ` (${c.papers})`])),
   );
-  document.title = "kg explorer";
 }
 
 // -- author -----------------------------------------------------------------------------------
@@ -210,6 +314,8 @@ async function authorView(id, first, depth = 2) {
     el("form", { class: "controls", onsubmit: (e) => { e.preventDefault(); showPath(author, pathInput.value, pathOut); } },
       pathInput, el("button", { type: "submit" }, "Find")),
     pathOut,
+    el("h2", {}, "Papers per year"),
+    timelineChart(author.timeline, false),
     el("h2", {}, "Top concepts"),
     list(topConcepts.map(([cid, c]) => [link("concept", cid, c.name), ` (${c.n})`])),
     el("h2", {}, "Co-authors"),
@@ -253,15 +359,18 @@ async function showPath(author, target, out) {
     }
   });
   state.path = ids;
+  state.relabel();
   out.replaceChildren(el("span", { class: "path" }, ...collaborationPath.flatMap((a, i) => [i ? " → " : "", link("author", a.id, a.name)])));
 }
 
 // -- paper ------------------------------------------------------------------------------------
 
+// Hex colours (sigma's renderer reads hex and rgb(), not hsl()): the oldest year OLD, the newest NEW, between them mixed.
 function yearColor(year, lo, hi) {
   if (!year) return OTHER;
   const t = hi > lo ? (year - lo) / (hi - lo) : 1;
-  return `hsl(${220 - 200 * t}, 65%, ${55 - 10 * t}%)`;
+  const mix = (i) => Math.round(parseInt(OLD.slice(i, i + 2), 16) * (1 - t) + parseInt(NEW.slice(i, i + 2), 16) * t);
+  return `#${[1, 3, 5].map((i) => mix(i).toString(16).padStart(2, "0")).join("")}`;
 }
 
 async function paperView(id) {
@@ -270,9 +379,9 @@ async function paperView(id) {
   document.title = `${paper.label} — kg`;
   state.view = { kind: "paper", id: paper.id };
   const graph = new Graph({ type: "undirected" });
-  const add = (p) => { if (!graph.hasNode(p.id)) graph.addNode(p.id, { label: p.label.slice(0, 60), year: p.year, fullLabel: p.label }); };
+  const add = (p) => { if (!graph.hasNode(p.id)) graph.addNode(p.id, { label: shorten(p.label), year: p.year, fullLabel: p.label }); };
   const link2 = (a, b, shared) => {
-    if (a !== b && !graph.hasEdge(a, b)) graph.addEdge(a, b, { label: shared.slice(0, 2).map((c) => c.name).join(", "), size: 1.5 });
+    if (a !== b && !graph.hasEdge(a, b)) graph.addEdge(a, b, { shared: shared.map((c) => c.name).join(", "), size: 1.5 });
   };
   add(paper);
   for (const r of paper.related) {
@@ -285,9 +394,12 @@ async function paperView(id) {
   graph.forEachNode((n, a) => graph.mergeNodeAttributes(n, {
     size: n === paper.id ? 14 : 7, color: yearColor(a.year, lo, hi), zIndex: n === paper.id ? 2 : 0,
   }));
-  draw(graph, { onClick: (node) => navigate(href("paper", node)), tooltip: (n, a) => `${a.fullLabel}${a.year ? ` (${a.year})` : ""}`, edgeLabels: true });
+  draw(graph, {
+    onClick: (node) => navigate(href("paper", node)), tooltip: (n, a) => `${a.fullLabel}${a.year ? ` (${a.year})` : ""}`,
+    edgeTip: (edge, a) => `Shared: ${a.shared}`, importance: (n, a) => (n === paper.id ? 1e9 : a.size + graph.degree(n) / 100),
+  });
   const yearKeys = lo === hi ? [[yearColor(lo, lo, hi), String(lo)]] : [[yearColor(lo, lo, hi), String(lo)], [yearColor(hi, lo, hi), String(hi)]];
-  legend("Year", [...(years.length ? yearKeys : []), [OTHER, "year unknown"]], "Edges: the concepts two papers share.");
+  legend("Year", [...(years.length ? yearKeys : []), [OTHER, "year unknown"]], "Edges: concepts two papers share (hover one).");
 
   $("panel").replaceChildren(
     el("h1", {}, paper.title || paper.label),
@@ -325,25 +437,33 @@ function highlighted(text, concepts) {
 // -- concept ----------------------------------------------------------------------------------
 
 async function conceptView(id) {
-  const { concept, paperFacets } = await api(CONCEPT, { name: id });
+  const { concept } = await api(CONCEPT, { name: id });
   if (!concept) throw new Error(`No concept ${id}`);
   document.title = `${concept.name} — kg`;
   state.view = { kind: "concept", id: concept.id };
+  // Its neighbourhood, drawn as the field map is: the related concepts, and how they relate to each other.
   const graph = new Graph({ type: "undirected" });
-  graph.addNode(concept.id, { label: concept.name, size: 14, color: PATH });
+  const most = Math.max(concept.paperCount, ...concept.related.map((r) => r.concept.paperCount));
+  const size = (n) => 3 + 14 * Math.sqrt(n / most);
+  graph.addNode(concept.id, { label: concept.name, papers: concept.paperCount, size: size(concept.paperCount), color: PATH, zIndex: 2 });
+  for (const r of concept.related) graph.addNode(r.concept.id, { label: r.concept.name, papers: r.concept.paperCount, size: size(r.concept.paperCount), color: PALETTE[0] });
+  const join = (a, b, n) => { if (a !== b && graph.hasNode(b) && !graph.hasEdge(a, b)) graph.addEdge(a, b, { weight: n, size: 0.5 + Math.log2(1 + n) / 2 }); };
   for (const r of concept.related) {
-    graph.addNode(r.concept.id, { label: r.concept.name, size: 4 + 2 * Math.sqrt(r.sharedPapers), color: PALETTE[0] });
-    graph.addEdge(concept.id, r.concept.id, { size: 0.6 + Math.log2(1 + r.sharedPapers), label: plural(r.sharedPapers, "paper") });
+    join(concept.id, r.concept.id, r.sharedPapers);
+    for (const r2 of r.concept.related) join(r.concept.id, r2.concept.id, r2.sharedPapers);
   }
-  draw(graph, { onClick: (node) => navigate(href("concept", node)), tooltip: (n, a) => a.label, edgeLabels: true });
-  legend("Related concepts", [[PATH, concept.name], [PALETTE[0], "co-occurs on papers"]], "Width: papers shared.");
+  draw(graph, {
+    onClick: (node) => navigate(href("concept", node)), tooltip: (n, a) => `${a.label}: ${plural(a.papers, "paper")}`,
+    edgeTip: (edge, a) => `${plural(a.weight, "paper")} share both`, importance: (n, a) => (n === concept.id ? 1e9 : a.papers),
+  });
+  legend("Neighbourhood", [[PATH, concept.name], [PALETTE[0], "concepts on the same papers"]], "Size: papers. Links: papers sharing both.");
   $("panel").replaceChildren(
     el("h1", {}, concept.name),
     el("p", { class: "muted" }, plural(concept.paperCount, "paper")),
     concept.aliases.length ? el("p", {}, "Also: ", concept.aliases.join(", ")) : "",
     concept.broader ? el("p", {}, "Broader: ", link("concept", concept.broader.id, concept.broader.name)) : "",
     el("h2", {}, "Papers per year"),
-    yearChart(paperFacets.years),
+    timelineChart(concept.timeline, true),
     el("h2", {}, `Papers (${concept.papers.totalCount}), most about it first`),
     el("ol", { id: "concept-papers" }, concept.papers.edges.map(({ node }) => el("li", {}, link("paper", node.id, node.label), node.year ? ` (${node.year})` : ""))),
     el("h2", {}, "Related concepts"),
@@ -351,33 +471,21 @@ async function conceptView(id) {
   );
 }
 
-function yearChart(years) {
+// Papers per year as bars (Observable Plot, bundled), each with its year, papers and share in its title.
+function timelineChart(years, withShare) {
   if (!years.length) return el("p", { class: "muted" }, "No years known.");
-  const ns = "http://www.w3.org/2000/svg";
-  const w = 360, h = 90, bw = Math.max(2, Math.floor((w - 10) / years.length) - 2);
-  const max = Math.max(...years.map((y) => y.papers));
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("class", "years");
-  svg.setAttribute("viewBox", `0 0 ${w} ${h + 14}`);
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", years.map((y) => `${y.year}: ${y.papers}`).join(", "));
-  years.forEach((y, i) => {
-    const r = document.createElementNS(ns, "rect");
-    const bh = Math.max(1, Math.round((h * y.papers) / max));
-    Object.entries({ x: 5 + i * (bw + 2), y: h - bh, width: bw, height: bh }).forEach(([k, v]) => r.setAttribute(k, v));
-    const t = document.createElementNS(ns, "title");
-    t.textContent = `${y.year}: ${y.papers}`;
-    r.append(t);
-    svg.append(r);
+  const title = (d) => `${d.year}: ${plural(d.papers, "paper")}${withShare && d.share != null ? ` (${(100 * d.share).toFixed(2)}% of the year's)` : ""}`;
+  const span = years[years.length - 1].year - years[0].year;
+  const chart = Plot.plot({
+    width: 360, height: 130, marginLeft: 36, marginBottom: 24,
+    x: { label: null, tickFormat: "d", ticks: Math.min(span + 1, 6), domain: [years[0].year, years[years.length - 1].year + 1] },
+    y: { label: "papers", grid: true, ticks: Math.min(4, Math.max(...years.map((d) => d.papers))), tickFormat: "d" },
+    marks: [Plot.rectY(years, { x1: "year", x2: (d) => d.year + 1, y: "papers", fill: OLD, inset: 0.5, title }), Plot.ruleY([0])],
   });
-  for (const y of [years[0], years[years.length - 1]]) {
-    const t = document.createElementNS(ns, "text");
-    t.setAttribute("x", y === years[0] ? 5 : w - 30);
-    t.setAttribute("y", h + 11);
-    t.textContent = y.year;
-    svg.append(t);
-  }
-  return svg;
+  chart.setAttribute("id", "timeline");
+  chart.setAttribute("aria-label", years.map(title).join("; "));
+  state.chart = years;
+  return chart;
 }
 
 // -- search with autocomplete -------------------------------------------------------------------

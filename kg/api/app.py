@@ -18,6 +18,7 @@ from kg.api.explorer import add_explorer
 from kg.api.fairness import FairShare
 from kg.api.graphql.context import Context
 from kg.api.graphql.http import KGGraphQLRouter
+from kg.api.graphql.limits import LIST_SIZE
 from kg.api.graphql.schema import build_schema
 from kg.api.guards import PagePolicy, RequestGuard, page_policy, public_message
 from kg.errors import KGError
@@ -33,10 +34,14 @@ def create_app(service: KGService, *, owns_service: bool = False, plans: bool = 
     shuts down, as `kg serve` wants; otherwise the caller owns the store's lifetime (tests share one).
     ``plans=False`` answers every operation through graphql-core's resolvers (the API tests compare the two)."""
     settings = service.settings
+    schema = build_schema(settings=settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.tree = service.async_tree_reads() if plans else None  # opened in the loop that serves
+        # How long the store's lists run, for the cost limit: measured beside serving (LIST_SIZE until then).
+        app.state.lists = threading.Thread(target=_measure_lists, args=(service, schema.list_lengths), daemon=True, name="kg-lists")
+        app.state.lists.start()
         try:
             yield
         finally:
@@ -52,7 +57,7 @@ def create_app(service: KGService, *, owns_service: bool = False, plans: bool = 
     async def get_context(request: Request) -> Context:
         return Context(service, plans=plans, tree=getattr(request.app.state, "tree", None))
 
-    router = KGGraphQLRouter(build_schema(settings=settings), context_getter=get_context, graphql_ide="graphiql")
+    router = KGGraphQLRouter(schema, context_getter=get_context, graphql_ide="graphiql")
     app.add_middleware(PagePolicy, policy=page_policy(re.findall(r"<script>(.*?)</script>", router.graphql_ide_html, re.S)))
     app.add_middleware(FairShare, concurrency=settings.client_concurrency, heavy_seconds=settings.client_heavy_seconds,
                        light_seconds=settings.light_request_seconds, api_keys=frozenset(settings.api_keys))
@@ -98,5 +103,14 @@ def prepare_to_serve(service: KGService) -> None:
 def _warm(service: KGService) -> None:
     try:
         service.warm()
+        service.overview.warm()
     except KGError as exc:
         log.warning("could not prepare the store's indexes: %s", exc)
+
+
+def _measure_lists(service: KGService, lengths) -> None:
+    try:
+        lengths.set(service.overview.list_lengths())
+        log.info("list lengths for the cost limit: %s", dict(lengths.items))
+    except KGError as exc:
+        log.warning("could not measure the store's lists (the cost limit assumes %d each): %s", LIST_SIZE, exc)

@@ -23,12 +23,14 @@ from dataclasses import dataclass
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["FairShare", "count_work"]
+__all__ = ["FairShare", "count_work", "record_cost", "wants_cost"]
 
 log = logging.getLogger("kg.api.cost")
 
 # The CPU seconds of the current request's store reads, one entry a read (list.append is atomic across threads).
 _WORK: ContextVar[list[float] | None] = ContextVar("kg_request_work", default=None)
+# The cost (``kg.api.graphql.limits``) of the operation the current request ran.
+_COST: ContextVar[list[int] | None] = ContextVar("kg_request_cost", default=None)
 MAX_CLIENTS = 10_000  # clients remembered; those with a full budget and nothing in flight are forgotten first
 
 
@@ -37,6 +39,17 @@ def count_work(seconds: float) -> None:
     meter = _WORK.get()
     if meter is not None:
         meter.append(seconds)
+
+
+def wants_cost() -> bool:
+    """Whether a request is being metered (the operation's cost is then worth working out)."""
+    return _COST.get() is not None
+
+
+def record_cost(cost: int) -> None:
+    meter = _COST.get()
+    if meter is not None:
+        meter.append(cost)
 
 
 @dataclass
@@ -80,16 +93,19 @@ class FairShare:
             return
         client.in_flight += 1
         meter: list[float] = []
-        token = _WORK.set(meter)
+        costs: list[int] = []
+        token, cost_token = _WORK.set(meter), _COST.set(costs)
         try:
             await self.app(scope, receive, send)
         finally:
             _WORK.reset(token)
+            _COST.reset(cost_token)
             client.in_flight -= 1
             work = sum(meter)
             charged = max(work - self.light, 0.0)
             client.tokens -= charged
-            log.debug("%s work %.3f s, charged %.3f s, budget left %.1f s", who, work, charged, client.tokens)
+            log.debug("%s cost %s, work %.3f s, charged %.3f s, budget left %.1f s", who, sum(costs) if costs else "-",
+                      work, charged, client.tokens)
 
     def _client(self, who: str) -> _Client:
         now = self.clock()

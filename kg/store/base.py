@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from contextlib import AbstractContextManager, nullcontext
-from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Sequence
 
 from kg.errors import InvalidArgument
 from kg.graph.build import GraphBatch
@@ -31,65 +30,19 @@ from kg.models import (
     Suggestion,
 )
 
+from kg.store.shapes import (  # noqa: F401  (re-exported: the interface speaks in them)
+    COAUTHORS_FIRST,
+    PAPER_ORDERS,
+    RELATED_CONCEPTS_SAMPLE,
+    RELATED_LIMIT,
+    SUGGEST_CANDIDATES,
+    Network,
+    PaperFilter,
+    rank_suggestions,
+    references_from,
+)
+
 __all__ = ["BatchedReads", "Store", "PaperFilter", "Network", "rank_suggestions", "references_from"]
-
-@dataclass(frozen=True, slots=True)
-class PaperFilter:
-    """Resolved filter: keys, not user spellings. All set fields must hold (AND)."""
-
-    area: str | None = None  # a top-level or a full area path, case-insensitive
-    concept: str | None = None  # concept key
-    author: str | None = None  # author key
-    text: str | None = None  # every word in title or abstract, case-insensitive
-    year_from: int | None = None  # inclusive
-    year_to: int | None = None  # inclusive
-    venue: str | None = None  # exact, as the facets list it
-    order: str = "id"  # "id"; "citations" or "year": most first (unknown last), then by id
-
-    def selects_all(self) -> bool:
-        """No condition set: every paper (in whatever order)."""
-        return all(v is None for v in (self.area, self.concept, self.author, self.text, self.year_from, self.year_to, self.venue))
-
-
-PAPER_ORDERS = ("id", "citations", "year")
-RELATED_CONCEPTS_SAMPLE = 200  # a concept's related concepts co-occur on its papers most about it, at most this many
-RELATED_LIMIT = 100  # the most related papers or concepts the API asks a store for (its loaders' limit)
-COAUTHORS_FIRST = 100  # an author's co-authors (most joint papers first) one list holds by default, and at most
-SUGGEST_CANDIDATES = 2000  # Neo4j ranks at most this many full-text matches (the embedded store ranks all)
-_KIND_ORDER = {"concept": 0, "author": 1, "paper": 2}
-
-
-def rank_suggestions(found: Sequence[Suggestion], limit: int) -> list[Suggestion]:
-    """Up to ``limit`` of each kind, concepts then authors then papers; exact names first, then most papers (citations)."""
-    ordered = sorted(found, key=lambda s: (_KIND_ORDER[s.kind], not s.exact, -s.papers, s.label.casefold(), s.key))
-    taken: dict[str, int] = {}
-    out = []
-    for s in ordered:
-        if taken.get(s.kind, 0) < limit:
-            taken[s.kind] = taken.get(s.kind, 0) + 1
-            out.append(s)
-    return out
-
-
-def references_from(rows: Iterable[tuple[int, str, str | None]]) -> list[Reference]:
-    """A paper's references from (reference number, key, the paper kg has for it or None) rows: one per reference (the
-    paper any of its keys names, else its smallest key), each paper once, papers kg has first."""
-    best: dict[int, tuple] = {}
-    for n, key, paper in rows:
-        rank = (paper is None, paper or key, key)
-        if n not in best or rank < best[n][0]:
-            best[n] = (rank, Reference(key, paper))
-    found: dict[str, Reference] = {}
-    for _, ref in sorted(best.values(), key=lambda x: x[0]):
-        found.setdefault(ref.paper_id or ref.key, ref)
-    return list(found.values())
-
-
-@dataclass(frozen=True, slots=True)
-class Network:
-    nodes: list[Author]
-    edges: list[tuple[str, str, int]]  # source key, target key, joint papers
-    within: int | None = None  # authors within the depth before a limit cut them (None: no cut)
 
 
 class BatchedReads(ABC):
@@ -291,6 +244,20 @@ class Store(BatchedReads):
     def suggest(self, prefix: str, limit: int) -> list[Suggestion]:
         """Authors, concepts and papers for a search box: every word typed is the start of a word
         of the name (or a concept alias, or a paper title); up to ``limit`` of each kind."""
+
+    # -- reading: over time, and counts (``kg.overview``) ---------------------------------
+    @abstractmethod
+    def paper_years(self, kind: str, keys: Sequence[str]) -> list[list[tuple[int, int]]]:
+        """(year, papers) of each author's (``kind="author"``) or concept's papers with a known year, oldest first."""
+
+    @abstractmethod
+    def concept_counts(self, paper_filter: PaperFilter, venues: Collection[str] | None = None) -> tuple[int, dict[str, int]]:
+        """How many papers the filter matches (of these venues, when given), and how many of them mention each concept."""
+
+    @abstractmethod
+    def degree_histograms(self) -> dict[str, dict[int, int]]:
+        """How long the graph's lists are: for each of ``papers_per_author``, ``authors_per_paper``,
+        ``concepts_per_paper`` and ``references_per_paper``, how many nodes have each length (zero left out)."""
 
     @abstractmethod
     def coauthor_network(self, key: str, depth: int, limit: int | None = None) -> Network:

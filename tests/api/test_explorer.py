@@ -215,3 +215,139 @@ def test_the_explorer_works_under_its_content_security_policy(browser, seeds_url
             assert watched.page.locator("h1").count() >= 1, path
     finally:
         watched.close()
+
+
+# -- the field map, readable labels, year colours, timelines -------------------------------------------------
+
+LABELS = """() => {
+  const r = kgExplorer.renderer, drawn = [...r.displayedNodeLabels].filter((n) => r.getNodeDisplayData(n).label);
+  const { width, height } = r.getDimensions();
+  return { width, height, drawn, chosen: kgExplorer.labelled, boxes: drawn.map((n) => window.kgLabelBox(n)) };
+}"""
+
+
+def _labels_never_overlap(w: Watched) -> int:
+    """Sigma's drawn labels (its displayedNodeLabels, at its display positions): inside the canvas, no two boxes
+    overlapping, and the chosen ones. Returns how many are drawn."""
+    found = w.page.evaluate(LABELS)
+    assert sorted(found["drawn"]) == sorted(found["chosen"])
+    boxes = found["boxes"]
+    for i, a in enumerate(boxes):
+        assert 0 <= a["x"] and a["x"] + a["w"] <= found["width"] and 0 <= a["y"] and a["y"] + a["h"] <= found["height"], a
+        for b in boxes[i + 1:]:
+            assert not (a["x"] < b["x"] + b["w"] and b["x"] < a["x"] + a["w"] and a["y"] < b["y"] + b["h"] and b["y"] < a["y"] + a["h"]), (a, b)
+    return len(boxes)
+
+
+def test_the_first_page_is_a_field_map_with_rising_concepts(seeds):
+    seeds.open("/")
+    home = api(seeds.base, "{ fieldMap { concepts { concept { id } } links { source } } trendingConcepts(first: 10) { concept { name } } }")
+    assert seeds.page.evaluate("kgExplorer.graph.order") == len(home["fieldMap"]["concepts"]) > 30
+    assert seeds.page.evaluate("kgExplorer.graph.size") > 0
+    assert 5 <= _labels_never_overlap(seeds) <= 40
+    rising = seeds.page.eval_on_selector_all("#rising a", "links => links.map(a => a.textContent)") if home["trendingConcepts"] else []
+    assert rising == [t["concept"]["name"] for t in home["trendingConcepts"]]
+    seeds.shot("home")
+    first = home["fieldMap"]["concepts"][0]["concept"]["id"]
+    seeds.page.click(f"#panel a[href='/concept/{quote(first)}']")
+    seeds.page.wait_for_function("id => decodeURIComponent(location.pathname) === '/concept/' + id", arg=first)
+
+
+def test_labels_never_overlap_on_any_page(iclr_page):
+    top = api(iclr_page.base, "{ authors(first: 1) { edges { node { id } } } concepts(first: 1) { edges { node { id } } } "
+                              "papers(first: 1) { edges { node { id } } } }")
+    for path in ("/", f"/author/{quote(top['authors']['edges'][0]['node']['id'])}",
+                 f"/concept/{quote(top['concepts']['edges'][0]['node']['id'])}", f"/paper/{quote(top['papers']['edges'][0]['node']['id'])}"):
+        iclr_page.open(path)
+        assert _labels_never_overlap(iclr_page) > 2, path
+    iclr_page.open("/")
+    iclr_page.shot("home-iclr2024")
+
+
+PIXEL = """(node) => {
+  const r = kgExplorer.renderer, canvas = r.getCanvases().nodes;
+  r.refresh();  // drawn now, so the buffer still holds the frame
+  const gl = canvas.getContext("webgl2") || canvas.getContext("webgl");
+  const at = r.framedGraphToViewport(r.getNodeDisplayData(node)), dpr = canvas.width / r.getDimensions().width;
+  const px = new Uint8Array(4);
+  gl.readPixels(Math.round(at.x * dpr), Math.round(canvas.height - at.y * dpr), 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
+  return [...px.slice(0, 3)];
+}"""
+
+
+def test_a_paper_with_a_year_is_drawn_in_its_legend_colour(seeds):
+    dated = api(seeds.base, "{ papers(filter: {yearFrom: 1900}, first: 1) { edges { node { id year } } } }")["papers"]["edges"][0]["node"]
+    seeds.open(f"/paper/{quote(dated['id'])}")
+    legend = seeds.page.eval_on_selector_all("#legend li", "items => items.map(li => [li.querySelector('.swatch').style.background, li.textContent])")
+    swatch = {text: colour for colour, text in legend}
+    assert str(dated["year"]) in swatch, legend
+    r, g, b = (int(x) for x in swatch[str(dated["year"])].removeprefix("rgb(").removesuffix(")").split(","))
+    drawn = seeds.page.evaluate(PIXEL, dated["id"])
+    assert all(abs(a - e) <= 3 for a, e in zip(drawn, (r, g, b))), (drawn, legend)
+
+
+def test_the_concept_page_charts_its_timeline(seeds):
+    dated = api(seeds.base, "{ papers(filter: {yearFrom: 1900}, first: 5) { edges { node { concepts { id } } } } }")["papers"]["edges"]
+    key = dated[0]["node"]["concepts"][0]["id"]
+    timeline = api(seeds.base, "query($k: String!) { concept(name: $k) { timeline { year papers } } }", k=key)["concept"]["timeline"]
+    seeds.open(f"/concept/{quote(key)}")
+    bars = seeds.page.eval_on_selector_all("#timeline rect title", "ts => ts.map(t => t.textContent)")
+    assert [b.split(":")[0] for b in bars] == [str(y["year"]) for y in timeline] and bars
+    ticks = seeds.page.eval_on_selector_all("#timeline [aria-label='x-axis tick label'] text", "ts => ts.map(t => t.textContent)")
+    assert ticks and all(timeline[0]["year"] <= int(t) <= timeline[-1]["year"] + 1 for t in ticks), ticks
+    seeds.shot("concept-timeline")
+
+
+def test_the_docs_pictures_are_what_the_quick_start_shows(browser, tmp_path_factory):
+    """docs/explorer-*.png come from scripts/screenshots.py over samples/ (the quick start's data): the same
+    pages over the same data draw the same nodes, edges and labels as docs/screenshots.json records."""
+    import subprocess
+    import sys
+
+    recorded = json.loads((ROOT / "docs" / "screenshots.json").read_text())
+    data = tmp_path_factory.mktemp("quickstart") / "kg-data"
+    env = dict(os.environ, KG_DATA_DIR=str(data))
+    env.pop("NEO4J_URI", None)
+    subprocess.run([sys.executable, "-m", "kg.cli", "ingest", str(SAMPLES)], env=env, check=True, capture_output=True)
+    with kg_serving({"KG_DATA_DIR": str(data)}) as base:
+        watched = Watched(browser, base)
+        try:
+            for name, shown in recorded.items():
+                assert (ROOT / "docs" / f"explorer-{name}.png").is_file()
+                watched.open(shown["path"])
+                now = watched.page.evaluate("({ nodes: kgExplorer.graph.order, edges: kgExplorer.graph.size, labels: [...kgExplorer.labelled].sort() })")
+                assert now == {k: shown[k] for k in ("nodes", "edges", "labels")}, name
+        finally:
+            watched.close()
+
+
+@pytest.mark.neo4j
+def test_the_field_map_and_a_concept_timeline_on_neo4j(browser, neo4j_driver, tmp_path, extractor):
+    """The same pages over Neo4j (the seeds and the dated fixture): the API's map drawn with labels that never
+    overlap, and the concept chart's bars the timeline's years."""
+    from kg.service import KGService
+    from kg.store.neo4j.store import Neo4jStore
+
+    from neo4j_support import TEST_URI_VAR, neo4j_settings, wipe
+
+    wipe(neo4j_driver)
+    settings = neo4j_settings(tmp_path)
+    service = KGService(Neo4jStore.from_settings(settings), settings, extractor=extractor)
+    service.ingest([SAMPLES, ROOT / "tests" / "fixtures" / "facets.jsonl"])
+    service.store.close()
+    with kg_serving({"NEO4J_URI": os.environ[TEST_URI_VAR]}) as base:
+        watched = Watched(browser, base)
+        try:
+            watched.open("/")
+            home = api(base, "{ fieldMap { concepts { concept { id } } } }")["fieldMap"]["concepts"]
+            assert watched.page.evaluate("kgExplorer.graph.order") == len(home) > 30
+            assert _labels_never_overlap(watched) >= 5
+            dated = api(base, "{ papers(filter: {yearFrom: 1900}, first: 1) { edges { node { concepts { id } } } } }")["papers"]["edges"]
+            key = dated[0]["node"]["concepts"][0]["id"]
+            years = [y["year"] for y in api(base, "query($k: String!) { concept(name: $k) { timeline { year } } }", k=key)["concept"]["timeline"]]
+            watched.open(f"/concept/{quote(key)}")
+            bars = watched.page.eval_on_selector_all("#timeline rect title", "ts => ts.map(t => t.textContent)")
+            assert [b.split(":")[0] for b in bars] == [str(y) for y in years] and years
+            assert _labels_never_overlap(watched) >= 2
+        finally:
+            watched.close()

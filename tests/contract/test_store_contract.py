@@ -229,3 +229,26 @@ def test_lists_side_by_side_equal_each_list_alone(store):
         "papers": store.papers_of_authors(keys), "coauthors": store.coauthors_of(keys)}
     with pytest.raises(ValueError):
         store.lists_of("paper", ids, ["coauthors"])
+
+
+def test_papers_per_year_of_authors_and_concepts(store):
+    # p1 (2024) and p2 (no year) are Bo Chen's; zebra is on p2 and p3 (2023); unknown keys give []
+    assert store.paper_years("author", ["bo chen", "cy dee", "nobody"]) == [[(2024, 1)], [(2023, 1)], []]
+    assert store.paper_years("concept", ["zebra", "xray method", "whale song"]) == [[(2023, 1)], [(2024, 1)], [(2023, 1)]]
+
+
+def test_concept_counts_of_a_selection(store):
+    assert store.concept_counts(PaperFilter()) == (4, {"xray method": 2, "yak": 1, "zebra": 2, "whale song": 1})
+    assert store.concept_counts(PaperFilter(year_from=2023, year_to=2023)) == (2, {"zebra": 1, "whale song": 1})
+    assert store.concept_counts(PaperFilter(year_from=2023), venues={"V"}) == (2, {"xray method": 1, "yak": 1, "zebra": 1})
+    assert store.concept_counts(PaperFilter(area="Theory")) == (2, {"xray method": 2, "yak": 1, "zebra": 1})
+    assert store.concept_counts(PaperFilter(year_from=1990, year_to=1991)) == (0, {})
+
+
+def test_degree_histograms(store):
+    assert store.degree_histograms() == {
+        "papers_per_author": {1: 2, 2: 2},  # ann lee, di eve: 1; bo chen, cy dee: 2
+        "authors_per_paper": {2: 2, 1: 2},
+        "concepts_per_paper": {2: 2, 1: 2},
+        "references_per_paper": {},
+    }

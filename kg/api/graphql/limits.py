@@ -9,6 +9,12 @@ authors). The 93-byte ``papers(first:100){…authors{papers{authors{…}}}}``
 chain costs hundreds of millions and is refused before it runs; every example
 operation in ``graphql/operations/`` costs a few thousand.
 
+How long a plain list runs is read from the store when the server starts (``ListLengths``, from
+``kg.overview.Overview.list_lengths``): an author's papers count as the papers of the author at the end of
+99% of authorships, a paper's authors, concepts and references likewise; ``LIST_SIZE`` stands in for a
+list the store does not measure, and for every list before it has been read. Each request's cost is
+recorded beside its work (``kg.api.fairness``; the ``kg.api.cost`` log at DEBUG).
+
 A co-author network is a graph walk, not a field: it costs ``NETWORK_COST`` on its own, and its
 ``nodes`` and ``edges`` count as the big lists they can be (depth 3 reaches thousands of
 authors). So one network costs about 20,000, and a network asked for inside a network's
@@ -38,15 +44,37 @@ from strawberry.extensions import MaxTokensLimiter, SchemaExtension
 from strawberry.extensions.max_aliases import create_validator as aliases_validator
 from strawberry.extensions.query_depth_limiter import create_validator as depth_validator
 
+from kg.api.fairness import record_cost, wants_cost
 from kg.api.graphql.pagination import DEFAULT_FIRST, MAX_FIRST
 
-__all__ = ["cost_limit_rule", "OperationLimits", "operation_cost", "limit_extensions", "LIST_SIZE", "NETWORK_COST"]
+__all__ = ["cost_limit_rule", "OperationLimits", "operation_cost", "limit_extensions", "LIST_SIZE", "NETWORK_COST",
+           "ListLengths", "MEASURED_LISTS"]
 
 LIST_SIZE = 10  # assumed length of a list field without `first` (a paper's authors, an author's papers)
 NETWORK_COST = 10_000  # one co-author network: a walk over up to thousands of authors, and its communities
 # Lists longer than LIST_SIZE, whatever `first` their parent took: (type, field) -> assumed length.
-LONG_LISTS = {("CoauthorNetwork", "nodes"): 1_000, ("CoauthorNetwork", "edges"): 5_000}
+LONG_LISTS = {("CoauthorNetwork", "nodes"): 1_000, ("CoauthorNetwork", "edges"): 5_000,
+              ("FieldMap", "concepts"): 300, ("FieldMap", "links"): 1_800,  # up to 300 concepts, 6 links each
+              ("Author", "timeline"): 60, ("Concept", "timeline"): 60, ("TrendingConcept", "timeline"): 60}  # years
 WEIGHTS = {("Author", "network"): NETWORK_COST}  # what resolving the field once costs, beyond 1
+# Plain lists whose length the store measures (``Overview.list_lengths``): (type, field) -> the store's name for it.
+MEASURED_LISTS = {
+    ("Author", "papers"): "papers_per_author", ("Author", "evidence"): "papers_per_author",
+    ("Author", "institutions"): "papers_per_author", ("Paper", "authors"): "authors_per_paper",
+    ("Paper", "authorships"): "authors_per_paper", ("Paper", "concepts"): "concepts_per_paper",
+    ("Paper", "references"): "references_per_paper",
+}
+
+
+class ListLengths:
+    """The measured lengths of plain lists, set when the server starts; read by every request's cost rule."""
+
+    def __init__(self) -> None:
+        self.items: tuple[tuple[tuple[str, str], int], ...] = ()
+
+    def set(self, lengths: dict[str, int]) -> None:
+        """Take the store's measured lengths (``Overview.list_lengths``); lists it did not measure stay ``LIST_SIZE``."""
+        self.items = tuple(sorted((field, max(lengths[name], 1)) for field, name in MEASURED_LISTS.items() if name in lengths))
 
 
 def _unwrap(type_):
@@ -55,7 +83,7 @@ def _unwrap(type_):
     return type_
 
 
-def _multiplier(field: FieldNode, definition, variables: dict, parent_name: str = "") -> int:
+def _multiplier(field: FieldNode, definition, variables: dict, parent_name: str = "", lengths: dict | None = None) -> int:
     """How many times the field's selection can be resolved per parent."""
     inner = _unwrap(definition.type)
     long = LONG_LISTS.get((parent_name, field.name.value))
@@ -73,7 +101,9 @@ def _multiplier(field: FieldNode, definition, variables: dict, parent_name: str 
     if first is None and declared is not None and isinstance(declared.default_value, int):
         first = declared.default_value  # `coauthors` without `first` is its default page, not a short list
     if isinstance(inner, GraphQLList):
-        return max(first if first is not None else LIST_SIZE, 1)
+        if first is None:
+            first = (lengths or {}).get((parent_name, field.name.value), LIST_SIZE)
+        return max(first, 1)
     if isinstance(inner, GraphQLObjectType) and "pageInfo" in inner.fields:  # a connection
         return max(first if first is not None else DEFAULT_FIRST, 1)
     return 1
@@ -86,7 +116,8 @@ def _named(type_):
     return type_
 
 
-def operation_cost(schema, operation: OperationDefinitionNode, fragments: dict, variables: dict | None = None) -> int:
+def operation_cost(schema, operation: OperationDefinitionNode, fragments: dict, variables: dict | None = None,
+                   lengths: dict | None = None) -> int:
     """Upper bound on the fields an operation resolves (see the module docstring)."""
     variables = dict(variables or {})
     for definition in operation.variable_definitions or ():  # `$n: Int = 10` counts as 10 when not given
@@ -106,7 +137,7 @@ def operation_cost(schema, operation: OperationDefinitionNode, fragments: dict, 
                     continue  # validation reports unknown fields
                 below = selection_cost(selection.selection_set, _named(field.type), seen)
                 own = WEIGHTS.get((parent.name, selection.name.value), 1)
-                total += _multiplier(selection, field, variables, parent.name) * (own + below)
+                total += _multiplier(selection, field, variables, parent.name, lengths) * (own + below)
             elif isinstance(selection, InlineFragmentNode):
                 total += selection_cost(selection.selection_set, parent, seen)
             elif isinstance(selection, FragmentSpreadNode):
@@ -119,14 +150,14 @@ def operation_cost(schema, operation: OperationDefinitionNode, fragments: dict, 
     return selection_cost(operation.selection_set, root, frozenset())
 
 
-def cost_limit_rule(max_cost: int, variables: dict | None = None) -> type[ValidationRule]:
+def cost_limit_rule(max_cost: int, variables: dict | None = None, lengths: dict | None = None) -> type[ValidationRule]:
     class CostLimit(ValidationRule):
         def enter_document(self, node, *_args):
             fragments = {d.name.value: d for d in node.definitions if d.kind == "fragment_definition"}
             schema = self.context.schema
             for definition in node.definitions:
                 if isinstance(definition, OperationDefinitionNode):
-                    cost = operation_cost(schema, definition, fragments, variables)
+                    cost = operation_cost(schema, definition, fragments, variables, lengths)
                     if cost > max_cost:
                         self.report_error(
                             GraphQLError(
@@ -148,19 +179,33 @@ class OperationLimits(SchemaExtension):
     them again.
     """
 
-    def __init__(self, *, fixed_rules: tuple[type[ValidationRule], ...], max_cost: int) -> None:
+    def __init__(self, *, fixed_rules: tuple[type[ValidationRule], ...], max_cost: int, lengths: ListLengths) -> None:
         self.fixed_rules = fixed_rules
         self.max_cost = max_cost
+        self.lengths = lengths
 
     def on_operation(self):
         ctx = self.execution_context
         numbers = tuple(sorted((k, v) for k, v in (ctx.variables or {}).items() if isinstance(v, int)))
-        ctx.validation_rules = (*ctx.validation_rules, *self.fixed_rules, *_request_rules(ctx.operation_name, self.max_cost, numbers))
+        rules = _request_rules(ctx.operation_name, self.max_cost, numbers, self.lengths.items)
+        ctx.validation_rules = (*ctx.validation_rules, *self.fixed_rules, *rules)
+        yield
+
+    def on_execute(self):
+        """Record the cost of the operation that runs (validated: it is under the limit)."""
+        ctx = self.execution_context
+        if wants_cost() and ctx.graphql_document is not None:
+            document = ctx.graphql_document
+            fragments = {d.name.value: d for d in document.definitions if d.kind == "fragment_definition"}
+            operation = next((d for d in document.definitions if isinstance(d, OperationDefinitionNode)
+                              and (ctx.operation_name is None or (d.name and d.name.value == ctx.operation_name))), None)
+            if operation is not None:
+                record_cost(operation_cost(ctx.schema._schema, operation, fragments, ctx.variables, dict(self.lengths.items)))
         yield
 
 
 @lru_cache(maxsize=512)
-def _request_rules(name: str | None, max_cost: int, numbers: tuple) -> tuple[type[ValidationRule], ...]:
+def _request_rules(name: str | None, max_cost: int, numbers: tuple, lengths: tuple) -> tuple[type[ValidationRule], ...]:
     """The same rule classes for the same request shape, so strawberry's ValidationCache can hit."""
 
     class OneOperation(ValidationRule):
@@ -169,14 +214,14 @@ def _request_rules(name: str | None, max_cost: int, numbers: tuple) -> tuple[typ
             if len(operations) > 1 and not name:
                 self.report_error(GraphQLError("the document has several operations: say which one to run with `operationName`"))
 
-    return OneOperation, cost_limit_rule(max_cost, dict(numbers))
+    return OneOperation, cost_limit_rule(max_cost, dict(numbers), dict(lengths))
 
 
-def limit_extensions(*, max_depth: int, max_cost: int, max_aliases: int, max_tokens: int) -> list:
+def limit_extensions(*, max_depth: int, max_cost: int, max_aliases: int, max_tokens: int, lengths: ListLengths) -> list:
     """The schema extensions that refuse oversized operations, each with a message naming its limit."""
     fixed = (depth_validator(max_depth, None), aliases_validator(max_aliases))
     return [
-        lambda: OperationLimits(fixed_rules=fixed, max_cost=max_cost),
+        lambda: OperationLimits(fixed_rules=fixed, max_cost=max_cost, lengths=lengths),
         lambda: MaxTokensLimiter(max_token_count=max_tokens),  # a parser option: ParserCache keys on it
     ]
 

@@ -100,6 +100,8 @@ class Loaders:
     concept_related: DataLoader
     area_children: DataLoader
     area_paper_count: DataLoader
+    author_timeline: DataLoader
+    concept_timeline: DataLoader
 
     @classmethod
     def create(cls, service: KGService) -> "Loaders":
@@ -122,6 +124,8 @@ class Loaders:
             concept_related=load(partial(_with_limit, s.related_concepts)),
             area_children=load(s.children_of_areas),
             area_paper_count=load(s.paper_counts_of_areas),
+            author_timeline=load(partial(service.overview.timelines, "author")),
+            concept_timeline=load(partial(service.overview.timelines, "concept")),
         )
 
 

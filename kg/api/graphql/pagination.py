@@ -45,13 +45,12 @@ class Connection(Generic[T]):
 DEFAULT_FIRST = 20
 
 
-def check_first(first: int | None, default: int) -> int:
-    """`first` as given (null means the default), or InvalidArgument when outside 0..100."""
+def check_first(first: int | None, default: int, *, most: int = MAX_FIRST) -> int:
+    """`first` as given (null means the default), or InvalidArgument when outside 0..most (100 unless said)."""
     if first is None:
         return default
-    name = "first"
-    if not 0 <= first <= MAX_FIRST:
-        raise InvalidArgument(f"`{name}` must be between 0 and {MAX_FIRST}, got {first}")
+    if not 0 <= first <= most:
+        raise InvalidArgument(f"`first` must be between 0 and {most}, got {first}")
     return first
 
 

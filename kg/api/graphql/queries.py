@@ -14,6 +14,7 @@ from kg.api.graphql.pagination import DEFAULT_FIRST, Connection, check_first, co
 from kg.api.graphql.types.area import ResearchAreaType
 from kg.api.graphql.types.author import AuthorType
 from kg.api.graphql.types.concept import ConceptType
+from kg.api.graphql.types.overview import FieldMapType, TrendingConceptType, field_map, trending
 from kg.api.graphql.types.paper import PaperType, SearchHitType
 from kg.errors import InvalidArgument
 from kg.service import PaperQuery
@@ -174,6 +175,28 @@ class Query:
         offset, limit = page_window(first, after, default=DEFAULT_FIRST)
         page = await info.context.call(info.context.service.concepts, search, offset, limit)
         return connection(page.items, page.total, offset, lambda c: ConceptType(model=c))
+
+    @strawberry.field(description="Concepts whose share of papers grew most from the window before to `since`..`until` "
+                                  "(default: the last two years known), within an area or a venue if given; counting only "
+                                  "venues with papers in both windows. Score: see `TrendingConcept.score`.")
+    async def trending_concepts(self, info: Info, since: int | None = None, until: int | None = None, area: str | None = None,
+                                venue: str | None = None, first: int | None = 20,
+                                min_papers: int = 3) -> list[TrendingConceptType]:
+        first, overview, call = check_first(first, 20), info.context.service.overview, info.context.call
+        report = await call(partial(overview.trending, since=since, until=until, area=area, venue=venue, first=first,
+                                    min_papers=max(min_papers, 1)))
+        keys = [t.concept_key for t in report.trends]
+        found = await info.context.loaders.concept.load_many(keys)
+        lines = await info.context.loaders.concept_timeline.load_many(keys)
+        return trending(report, {c.key: c for c in found if c}, dict(zip(keys, lines)))
+
+    @strawberry.field(description="The `first` concepts with most papers (at most 300), linked where papers share them, "
+                                  "in communities: the field at a glance.")
+    async def field_map(self, info: Info, first: int | None = 150) -> FieldMapType:
+        first = check_first(first, 150, most=300)
+        found = await info.context.call(info.context.service.overview.field_map, first)
+        concepts = await info.context.loaders.concept.load_many([k for k, _, _ in found.concepts])
+        return field_map(found, {c.key: c for c in concepts if c})
 
     @strawberry.field(description="Top-level areas.")
     async def research_areas(self, info: Info) -> list[ResearchAreaType]:

@@ -12,7 +12,7 @@ from strawberry.extensions import MaskErrors, ParserCache, ValidationCache
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
 from kg.api.graphql.context import Context
-from kg.api.graphql.limits import limit_extensions
+from kg.api.graphql.limits import ListLengths, limit_extensions
 from kg.api.graphql.plan import compile_operation
 from kg.api.graphql.queries import Query
 from kg.api.graphql.run_plan import SUPPORTED, PlanRun
@@ -113,17 +113,20 @@ class KGSchema(Schema):
 def build_schema(max_depth: int | None = None, *, settings: Settings | None = None) -> Schema:
     settings = settings or get_settings()
     depth = max_depth if max_depth is not None else settings.max_depth
+    lengths = ListLengths()
     schema = KGSchema(
         query=Query,
         execution_context_class=PlannedExecution,
         extensions=[
-            *limit_extensions(max_depth=depth, max_cost=settings.max_cost, max_aliases=settings.max_aliases, max_tokens=settings.max_tokens),
+            *limit_extensions(max_depth=depth, max_cost=settings.max_cost, max_aliases=settings.max_aliases, max_tokens=settings.max_tokens,
+                              lengths=lengths),
             lambda: MaskErrors(should_mask_error=_should_mask, error_message="Internal error: the request could not be completed."),
             lambda: ParserCache(maxsize=256),
             lambda: ValidationCache(maxsize=256),
         ],
     )
     schema.deadline = settings.request_deadline
+    schema.list_lengths = lengths  # set from the store when the server starts (``kg.api.app``)
     return schema
 
 

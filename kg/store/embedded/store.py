@@ -28,6 +28,7 @@ from kg.store.embedded.graph import adds_anything, apply_batch, node_id
 from kg.store.embedded.log import GraphLog
 from kg.store.embedded.readers import Readers
 from kg.store.embedded.lookups import Lookups
+from kg.store.embedded.years import YearReads
 
 __all__ = ["EmbeddedStore"]
 
@@ -35,7 +36,7 @@ RECHECK_SECONDS = 0.5  # how stale a reader may be after another process committ
 CHECKPOINT_EVERY = 4  # batches replayed at most (beyond the last checkpoint) when a store is loaded
 
 
-class EmbeddedStore(Lookups, EmbeddedBatchedReads, Store):
+class EmbeddedStore(Lookups, YearReads, EmbeddedBatchedReads, Store):
     """A file-backed networkx store under ``data_dir``. Nothing is read until first use."""
 
     kind = "embedded"

@@ -28,6 +28,7 @@ from kg.store.textsearch import words_of
 from kg.store.neo4j import queries as cypher, writes
 from kg.store.neo4j.batched import Neo4jBatchedReads, timed
 from kg.store.neo4j.people import Neo4jPeople
+from kg.store.neo4j.years import Neo4jYears
 from kg.store.neo4j.migrate import apply_migrations, ensure_current
 from kg.store.neo4j.writes import batch_rows
 from kg.store.neo4j.local_server import neo4j_auth, pid_alive
@@ -51,7 +52,7 @@ def _holder_is_dead(holder: str | None) -> bool:
     return bool(holder) and host == socket.gethostname() and pid.isdigit() and not pid_alive(int(pid))
 
 
-class Neo4jStore(Neo4jPeople, Neo4jBatchedReads, Store):
+class Neo4jStore(Neo4jPeople, Neo4jYears, Neo4jBatchedReads, Store):
     """A store in a Neo4j 5 database. The driver connects lazily; ``check()`` verifies."""
 
     kind = "neo4j"

@@ -7,6 +7,7 @@ import strawberry
 from kg.api.graphql.context import Info
 from kg.api.graphql.pagination import check_first
 from kg.api.graphql.types.paper import PaperType
+from kg.api.graphql.types.timeline import YearShareType, timeline
 from kg.models import Author
 from kg.store.base import COAUTHORS_FIRST
 
@@ -32,6 +33,10 @@ class AuthorType:
     @strawberry.field
     async def papers(self, info: Info) -> list[PaperType]:
         return [PaperType(model=p) for p in await info.context.loaders.author_lists.load((self.model.key, "papers"))]
+
+    @strawberry.field(description="Their papers per year, oldest first (`share` is null).")
+    async def timeline(self, info: Info) -> list[YearShareType]:
+        return timeline(await info.context.loaders.author_timeline.load(self.model.key))
 
     @strawberry.field(description="Most joint papers first; the first `first` (at most 100) of them.")
     async def coauthors(self, info: Info, first: int | None = COAUTHORS_FIRST) -> list["CoauthorType"]:

@@ -9,6 +9,7 @@ import strawberry
 from kg.api.graphql.context import Info
 from kg.api.graphql.pagination import Connection, check_first, lazily_counted
 from kg.api.graphql.types.paper import PaperType
+from kg.api.graphql.types.timeline import YearShareType, timeline
 from kg.models import Concept
 
 __all__ = ["ConceptType", "RelatedConceptType"]
@@ -40,6 +41,10 @@ class ConceptType:
     @strawberry.field
     async def paper_count(self, info: Info) -> int:
         return await info.context.loaders.concept_paper_count.load(self.model.key)
+
+    @strawberry.field(description="Its papers per year, oldest first, each with its share of that year's papers.")
+    async def timeline(self, info: Info) -> list[YearShareType]:
+        return timeline(await info.context.loaders.concept_timeline.load(self.model.key))
 
     @strawberry.field(description="Papers that mention it, the ones most about it first.")
     async def papers(self, info: Info, first: int | None = 20, after: str | None = None) -> Connection[PaperType]:
