@@ -11,8 +11,8 @@ operation in ``graphql/operations/`` costs a few thousand.
 
 How long a plain list runs is read from the store when the server starts (``ListLengths``, from
 ``kg.overview.Overview.list_lengths``): an author's papers count as the papers of the author at the end of
-99% of authorships, a paper's authors, concepts and references likewise; ``LIST_SIZE`` stands in for a
-list the store does not measure, and for every list before it has been read. Each request's cost is
+99% of authorships, a paper's authors, concepts and references likewise, and never under ``LIST_SIZE``, which
+also stands in for a list the store does not measure, and for every list before it has been read. Each request's cost is
 recorded beside its work (``kg.api.fairness``; the ``kg.api.cost`` log at DEBUG).
 
 A co-author network is a graph walk, not a field: it costs ``NETWORK_COST`` on its own, and its
@@ -73,8 +73,9 @@ class ListLengths:
         self.items: tuple[tuple[tuple[str, str], int], ...] = ()
 
     def set(self, lengths: dict[str, int]) -> None:
-        """Take the store's measured lengths (``Overview.list_lengths``); lists it did not measure stay ``LIST_SIZE``."""
-        self.items = tuple(sorted((field, max(lengths[name], 1)) for field, name in MEASURED_LISTS.items() if name in lengths))
+        """Take the store's measured lengths (``Overview.list_lengths``), never under ``LIST_SIZE``: a small store
+        grows while it serves, and its short lists must not make deep chains look cheap."""
+        self.items = tuple(sorted((field, max(lengths[name], LIST_SIZE)) for field, name in MEASURED_LISTS.items() if name in lengths))
 
 
 def _unwrap(type_):
