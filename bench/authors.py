@@ -1,6 +1,7 @@
 """Who is who, scored with B3 against the venues' own author ids.
 
     python bench/authors.py cv [--data ../shared/data] [--json out.json]
+    python bench/authors.py alone [--data ../shared/data] [--json out.json]
     python bench/authors.py ingest --ids IDS.jsonl.gz [--data ../shared/data] [--json out.json]
 
 ``cv``: the training ids (``author-ids-train.jsonl.gz`` and the OpenReview ids of
@@ -8,6 +9,10 @@
 all its papers in one fold). Each fold's mentions are clustered by a model trained on
 the other folds' pairs, with every training paper ingested, and scored per id source
 against the name-keyed baseline (kg before people).
+
+``alone``: the same folds, each fold's papers clustered *alone* (a fresh store holding only them, as the
+held-out venues are judged) by a model trained on the other folds, and each fold scored on its own mentions
+(its shared names and variants counted within the fold), averaged over the folds by mentions.
 
 ``ingest``: the papers an ids file names (same shape as ``author-ids-train.jsonl.gz``),
 taken from the scale corpus *without* their ids, ingested by ``kg ingest`` into a fresh
@@ -60,6 +65,41 @@ def run_cv(data: Path) -> dict:
             "_seconds_per_clustering": (time.perf_counter() - started) / T.FOLDS, "_threshold": threshold}
 
 
+def run_alone(data: Path) -> dict:
+    from kg.authors import train as T
+    from kg.authors.assign import PairModel, load_model
+    from kg.authors.training import concepts_cache, read_training_papers
+
+    papers = list(read_training_papers(data))
+    concepts = concepts_cache(papers, Path.home() / ".cache" / "kg" / "author-train-concepts.json.gz")
+    X, y, groups = T.examples(papers, concepts)
+    gold, written, group_of = T.gold_mentions(papers)
+    threshold = load_model().threshold
+    base, ours = [], []
+    for fold in range(T.FOLDS):
+        idx = [i for i, g in enumerate(groups) if T.fold_of(g) != fold]
+        m = T.fit([X[i] for i in idx], [y[i] for i in idx])
+        fold_gold = {k: v for k, v in gold.items() if T.fold_of(group_of[k]) == fold}
+        fold_written = {k: written[k] for k in fold_gold}
+        pred = T.cluster([p for p in papers if T.fold_of(p.venue) == fold], concepts,
+                         PairModel(m.mean, m.scale, m.coef, m.intercept, threshold))
+        base.append(T.score(T.name_keyed(fold_gold, fold_written), fold_gold, fold_written))
+        ours.append(T.score(pred, fold_gold, fold_written))
+    return {"name-keyed (each fold alone)": _weighted(base), "kg people (each fold alone)": _weighted(ours), "_threshold": threshold}
+
+
+def _weighted(per_fold: list[dict]) -> dict:
+    """Per-fold scores averaged by each fold's mentions (of each source and hard set)."""
+    out = {}
+    for source in sorted({s for scores in per_fold for s in scores}, key=lambda s: (s != "all", s)):
+        rows = [scores[source] for scores in per_fold if source in scores]
+        out[source] = {"mentions": sum(r["mentions"] for r in rows)}
+        for k in ("b3", "shared_name", "variants"):
+            total = sum(r["mentions"] for r in rows) or 1
+            out[source][k] = tuple(sum(r["mentions"] * r[k][i] for r in rows) / total for i in range(3))
+    return out
+
+
 def run_ingest(data: Path, ids_file: Path) -> dict:
     from kg.authors import train as T
     from kg.authors.training import tagged_id
@@ -104,13 +144,15 @@ def run_ingest(data: Path, ids_file: Path) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("mode", choices=["cv", "ingest"])
+    parser.add_argument("mode", choices=["cv", "alone", "ingest"])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--ids", type=Path, help="ingest mode: an ids file (default: the training ids)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     if args.mode == "cv":
         result = run_cv(args.data)
+    elif args.mode == "alone":
+        result = run_alone(args.data)
     else:
         result = run_ingest(args.data, args.ids or args.data / "author-ids-train.jsonl.gz")
     print(table({k: v for k, v in result.items() if not k.startswith("_")}))
