@@ -17,7 +17,7 @@ if ! "${PYTHON:-python3}" -c 'import socket, sys; socket.socket().bind(("127.0.0
   echo "error: port $PORT is in use; choose another: bash scripts/quickstart.sh --port 8001" >&2
   exit 1
 fi
-echo "Setting up .venv (about a minute and 550 MB on a fresh machine), ingesting samples/, then serving on port $PORT." >&2
+echo "Setting up .venv (under a minute and 575 MB on a fresh machine with a fast link), ingesting samples/, then serving on port $PORT." >&2
 source scripts/venv.sh
 install_model  # first, hash-checked: kg's own dependency on it is then met
 "$VENV_PY" -m pip install --quiet --disable-pip-version-check -e .
