@@ -59,7 +59,9 @@ class _Query:
     def obj(self, type_name: str, n: str, selections) -> str:
         """The map for node ``n`` of ``type_name`` with what ``selections`` ask below it."""
         projection = PROJECTIONS[type_name]
-        if type_name in _UNLESS_SELECTED:
+        if type_name in _KEY_PROJECTIONS and {c.name for c in selections} <= _KEY_FIELDS[type_name]:
+            projection = _KEY_PROJECTIONS[type_name]  # only its key is asked for: read nothing else
+        elif type_name in _UNLESS_SELECTED:
             field, without = _UNLESS_SELECTED[type_name]
             if not any(s.name == field for s in selections):
                 projection = without
@@ -95,7 +97,9 @@ _UNLESS_SELECTED = {"Paper": ("abstract", paper_map("abstract"))}
 
 # Fields a node's key alone answers. A node reached by a key the query already holds (a shared-concepts
 # list, a broader key) is not read when only these are selected: its map is just ``{key}``.
-_KEY_FIELDS = {"Concept": frozenset({"id", "__typename"})}
+_KEY_FIELDS = {"Concept": frozenset({"id", "__typename"}), "Paper": frozenset({"id", "__typename"})}
+# A node read where only those fields are selected projects its key alone (a related paper's `paper { id }`).
+_KEY_PROJECTIONS = {"Paper": "{.id}"}
 
 
 def _key_only(s) -> bool:
@@ -241,7 +245,10 @@ def _concept(d: dict) -> Concept:
 
 
 def _paper(d: dict) -> Paper:
-    """A paper's model; read without its abstract (``_UNLESS_SELECTED``), nothing asks for that."""
+    """A paper's model; read without its abstract (``_UNLESS_SELECTED``), nothing asks for that; read by its id
+    alone (``_KEY_PROJECTIONS``), it holds just the id, and nothing else is asked of it."""
+    if "label" not in d:
+        return Paper(d["id"], None, "", "")
     return paper_of(d if "abstract" in d else {**d, "abstract": ""})
 
 
