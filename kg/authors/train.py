@@ -153,7 +153,7 @@ def score(pred: Mapping, gold: Mapping, written: Mapping) -> dict:
                 rows.append((n, b3(pred, sub), b3(pred, sub, shared), b3(pred, sub, variants),
                              len(shared & sub.keys()), len(variants & sub.keys())))
         total = sum(r[0] for r in rows)
-        avg = lambda i, w: tuple(sum(r[i][k] * r[w] for r in rows) / max(1, sum(r[w] for r in rows)) for k in range(3))
+        avg = lambda i, w, rows=rows: tuple(sum(r[i][k] * r[w] for r in rows) / max(1, sum(r[w] for r in rows)) for k in range(3))
         out[source or "all"] = {"mentions": total, "b3": avg(1, 0), "shared_name": avg(2, 4), "variants": avg(3, 5)}
     return out
 
