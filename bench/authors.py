@@ -48,16 +48,21 @@ def table(rows: dict[str, dict]) -> str:
     return "\n".join(lines)
 
 
-def run_cv(data: Path) -> dict:
+def _training(data: Path):
+    """The training papers, their concepts, the pairs (X, y, venue groups), the gold mentions and the shipped threshold."""
     from kg.authors import train as T
     from kg.authors.assign import load_model
     from kg.authors.training import concepts_cache, read_training_papers
 
     papers = list(read_training_papers(data))
     concepts = concepts_cache(papers, Path.home() / ".cache" / "kg" / "author-train-concepts.json.gz")
-    X, y, groups = T.examples(papers, concepts)
-    gold, written, _ = T.gold_mentions(papers)
-    threshold = load_model().threshold
+    return papers, concepts, T.examples(papers, concepts), T.gold_mentions(papers), load_model().threshold
+
+
+def run_cv(data: Path) -> dict:
+    from kg.authors import train as T
+
+    papers, concepts, (X, y, groups), (gold, written, _), threshold = _training(data)
     started = time.perf_counter()
     pred = T.cv_predictions(papers, concepts, X, y, groups, [threshold])[threshold]
     return {"name-keyed": T.score(T.name_keyed(gold, written), gold, written),
@@ -67,14 +72,9 @@ def run_cv(data: Path) -> dict:
 
 def run_alone(data: Path) -> dict:
     from kg.authors import train as T
-    from kg.authors.assign import PairModel, load_model
-    from kg.authors.training import concepts_cache, read_training_papers
+    from kg.authors.assign import PairModel
 
-    papers = list(read_training_papers(data))
-    concepts = concepts_cache(papers, Path.home() / ".cache" / "kg" / "author-train-concepts.json.gz")
-    X, y, groups = T.examples(papers, concepts)
-    gold, written, group_of = T.gold_mentions(papers)
-    threshold = load_model().threshold
+    papers, concepts, (X, y, groups), (gold, written, group_of), threshold = _training(data)
     base, ours = [], []
     for fold in range(T.FOLDS):
         idx = [i for i, g in enumerate(groups) if T.fold_of(g) != fold]

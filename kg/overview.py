@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from kg.authors.profile import venue_series
+from kg.authors.profile import venue_series, without_year
 from kg.errors import InvalidArgument
 from kg.store.base import RELATED_LIMIT, PaperFilter, Store
 
@@ -144,7 +144,7 @@ class Overview:
             return None, None
         series = {venue_series(v) for v in a} & {venue_series(v) for v in b}
         counted = {v for v in a | b if venue_series(v) in series}
-        shown = {venue_series(v): " ".join(w for w in v.split() if not (len(w) == 4 and w.isdigit())) for v in sorted(counted)}
+        shown = {venue_series(v): without_year(v) for v in sorted(counted)}
         return counted, sorted(shown.values())
 
     def field_map(self, first: int = 150) -> FieldMap:

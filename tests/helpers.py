@@ -125,3 +125,27 @@ def concept_postings(store) -> dict:
     g = store.graph
     return {d["id"]: [g.nodes[m]["key"] for m, e in g.succ[n].items() if e["type"] == "MENTIONS"]
             for n, d in g.nodes(data=True) if d["kind"] == "paper"}
+
+
+class GraphQLClient:
+    """A GraphQL client over a Starlette TestClient: ``gql(query)`` is the data, ``gql.errors(query)`` the messages."""
+
+    def __init__(self, client) -> None:
+        self.http = client
+
+    def raw(self, query: str, variables: dict | None = None):
+        return self.http.post("/graphql", json={"query": query, "variables": variables or {}})
+
+    def __call__(self, query: str, variables: dict | None = None) -> dict:
+        response = self.raw(query, variables)
+        assert response.status_code == 200, response.text
+        body = response.json()
+        assert "errors" not in body, body["errors"]
+        return body["data"]
+
+    def errors(self, query: str, variables: dict | None = None) -> list[str]:
+        response = self.raw(query, variables)
+        assert response.status_code in (200, 400), response.text
+        body = response.json()
+        assert body.get("errors"), body
+        return [e["message"] for e in body["errors"]]

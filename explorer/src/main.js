@@ -164,8 +164,7 @@ function draw(graph, { onClick, tooltip, edgeTip, importance }) {
 // The labels to draw: the most important nodes first, each label's box (as sigma draws it: right of the
 // disc, LABEL_SIZE high) kept only if it lies wholly inside the canvas and overlaps no label already kept.
 function chooseLabels(renderer, graph, rank) {
-  const measure = document.createElement("canvas").getContext("2d");
-  measure.font = `normal ${LABEL_SIZE}px ${LABEL_FONT}`;
+  const measure = labelMeasure();
   const { width, height } = renderer.getDimensions();
   const order = graph.nodes().filter((n) => graph.getNodeAttribute(n, "label"));
   order.sort((a, b) => rank(b, graph.getNodeAttributes(b)) - rank(a, graph.getNodeAttributes(a)) || (a < b ? -1 : 1));
@@ -188,11 +187,13 @@ function labelBox(renderer, node, text, measure) {
   const size = renderer.scaleSize(data.size);
   return { x: at.x + size + 3, y: at.y - LABEL_SIZE * 0.75, w: measure.measureText(text).width + 2, h: LABEL_SIZE + 2 };
 }
-window.kgLabelBox = (node) => { // for the tests: the box of a drawn label, measured as chooseLabels measures it
+function labelMeasure() { // a 2D context set to the labels' font, to measure their width as sigma draws them
   const measure = document.createElement("canvas").getContext("2d");
   measure.font = `normal ${LABEL_SIZE}px ${LABEL_FONT}`;
-  return labelBox(state.renderer, node, state.renderer.getNodeDisplayData(node).label, measure);
-};
+  return measure;
+}
+window.kgLabelBox = (node) => // for the tests: the box of a drawn label, measured as chooseLabels measures it
+  labelBox(state.renderer, node, state.renderer.getNodeDisplayData(node).label, labelMeasure());
 
 // A long title cut at a word boundary (the whole title is in the tooltip and the panel).
 function shorten(text, most = TITLE_CHARS) {

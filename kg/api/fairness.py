@@ -29,7 +29,7 @@ log = logging.getLogger("kg.api.cost")
 
 # The CPU seconds of the current request's store reads, one entry a read (list.append is atomic across threads).
 _WORK: ContextVar[list[float] | None] = ContextVar("kg_request_work", default=None)
-# The cost (``kg.api.graphql.limits``) of the operation the current request ran.
+# The cost (``kg.api.graphql.limits``) of the operation the current request ran, when the cost log is on.
 _COST: ContextVar[list[int] | None] = ContextVar("kg_request_cost", default=None)
 MAX_CLIENTS = 10_000  # clients remembered; those with a full budget and nothing in flight are forgotten first
 
@@ -42,7 +42,7 @@ def count_work(seconds: float) -> None:
 
 
 def wants_cost() -> bool:
-    """Whether a request is being metered (the operation's cost is then worth working out)."""
+    """Whether the current request's cost will be logged (only then is it worth working out)."""
     return _COST.get() is not None
 
 
@@ -93,7 +93,7 @@ class FairShare:
             return
         client.in_flight += 1
         meter: list[float] = []
-        costs: list[int] = []
+        costs: list[int] | None = [] if log.isEnabledFor(logging.DEBUG) else None  # worked out only to be logged
         token, cost_token = _WORK.set(meter), _COST.set(costs)
         try:
             await self.app(scope, receive, send)

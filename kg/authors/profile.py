@@ -12,19 +12,28 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-__all__ = ["Profile", "venue_series"]
+__all__ = ["Profile", "venue_series", "without_year"]
 
 MAX_CONCEPTS = 60  # a profile keeps its person's most frequent concepts
 MAX_COAUTHORS = 300
 
 
+def without_year(venue: str | None) -> str:
+    """A venue as written, without its year: ``ICRA 2021`` -> ``ICRA``.
+
+    >>> without_year("NeurIPS 2023 Datasets and Benchmarks")
+    'NeurIPS Datasets and Benchmarks'
+    """
+    return " ".join(w for w in (venue or "").split() if not re.fullmatch(r"\d{4}", w))
+
+
 def venue_series(venue: str | None) -> str:
-    """A venue without its year: ``ICRA 2021`` -> ``icra``.
+    """A venue without its year, case folded: ``ICRA 2021`` -> ``icra``.
 
     >>> venue_series("NeurIPS 2023 Datasets and Benchmarks")
     'neurips datasets and benchmarks'
     """
-    return " ".join(w for w in re.split(r"\s+", (venue or "").casefold()) if not re.fullmatch(r"\d{4}", w))
+    return without_year(venue).casefold()
 
 
 def _ranked(counts: Counter, limit: int | None = None) -> dict:

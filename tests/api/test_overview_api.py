@@ -12,7 +12,7 @@ from kg.config import Settings
 from kg.service import KGService
 from kg.store.embedded import EmbeddedStore
 
-from conftest import GraphQLClient
+from helpers import GraphQLClient
 from overview_data import rising_batch
 
 

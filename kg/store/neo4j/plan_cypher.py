@@ -59,7 +59,7 @@ class _Query:
     def obj(self, type_name: str, n: str, selections) -> str:
         """The map for node ``n`` of ``type_name`` with what ``selections`` ask below it."""
         projection = PROJECTIONS[type_name]
-        if type_name in _KEY_PROJECTIONS and {c.name for c in selections} <= _KEY_FIELDS[type_name]:
+        if type_name in _KEY_PROJECTIONS and _asks_key_only(type_name, selections):
             projection = _KEY_PROJECTIONS[type_name]  # only its key is asked for: read nothing else
         elif type_name in _UNLESS_SELECTED:
             field, without = _UNLESS_SELECTED[type_name]
@@ -102,8 +102,12 @@ _KEY_FIELDS = {"Concept": frozenset({"id", "__typename"}), "Paper": frozenset({"
 _KEY_PROJECTIONS = {"Paper": "{.id}"}
 
 
+def _asks_key_only(type_name: str, selections) -> bool:
+    return {c.name for c in selections} <= _KEY_FIELDS.get(type_name, frozenset())
+
+
 def _key_only(s) -> bool:
-    return {c.name for c in s.children} <= _KEY_FIELDS.get(s.type_name, frozenset())
+    return _asks_key_only(s.type_name, s.children)
 
 
 def _related(q: _Query, s, n: str) -> str:
