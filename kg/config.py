@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -38,6 +38,10 @@ class Settings(BaseSettings):
     ingest_chunk: int = Field(default=5000, alias="KG_INGEST_CHUNK", ge=1,
                               description="records per committed write; longer inputs stream in chunks of this many")
     related_per_paper: int = Field(default=15, alias="KG_RELATED_PER_PAPER", ge=1)
+    related_ranking: Literal["citations", "similarity"] = Field(
+        default="citations", alias="KG_RELATED_RANKING",
+        description="rank related papers by the ranker learned from citation links, or by similarity alone")
+    related_model: Path | None = Field(default=None, alias="KG_RELATED_MODEL", description="a related-papers ranker file instead of the shipped one")
     max_coauthor_byline: int = Field(default=100, alias="KG_MAX_COAUTHOR_BYLINE", ge=2,
                                      description="longest byline that still adds co-author pairs")
 

@@ -17,6 +17,7 @@ from kg.authors.stage import assign_in_order, batch_mentions, people_of, rewrite
 from kg.config import Settings
 from kg.errors import ReaderError
 from kg.graph.build import build_batch, merge_records, same_text
+from kg.graph.rerank import related_ranker
 from kg.graph.shares import mention_weights, shared_concept_edges
 from kg.models import SourceRecord, Stats
 from kg.readers import OnError, expand_paths, read_path
@@ -193,6 +194,8 @@ class Ingest:
                 self._signatures.update(self.store.topics_of_papers(missing))
             return {**{i: self._signatures[i] for i in ids if i in self._signatures}, **mine}
 
-        batch.shared, norms = shared_concept_edges(touched, index, n_papers, per_paper=self.settings.related_per_paper,
-                                                   topics_of=topics_of)
+        batch.shared, norms, stats = shared_concept_edges(
+            touched, index, n_papers, per_paper=self.settings.related_per_paper, topics_of=topics_of,
+            years={p.id: p.year for p in batch.papers}, ranker=related_ranker(self.settings))
         batch.set_concept_norms(norms)
+        batch.set_link_stats(stats)

@@ -13,7 +13,9 @@ their concepts (``kg.graph.shares``).
 
 Both are stored in one short string, a paper's *signature*: the topic vector's ``DIMS``
 components at unit length as signed bytes, in base64; then a ``.`` and the term weights (term
-number as two bytes, weight at unit length as a signed byte), in base64. Numpy only at run time;
+number as two bytes, weight at unit length as a signed byte), in base64. Linking adds a ``~`` and a
+few numbers it keeps about the paper (``with_stats``: its year and how close its nearest papers
+were, which ``kg.graph.rerank`` reads back). Numpy only at run time;
 fitting also needs scikit-learn.
 """
 
@@ -30,7 +32,8 @@ from importlib import resources
 
 import numpy as np
 
-__all__ = ["TopicModel", "decode", "decode_terms", "encode", "load_topics", "paper_text", "paper_topics"]
+__all__ = ["TopicModel", "decode", "decode_stats", "decode_terms", "encode", "load_topics", "paper_text", "paper_topics",
+           "with_stats"]
 
 TOKEN = re.compile(r"(?u)\b\w\w+\b")  # scikit-learn's default token pattern, lower-cased text
 DIMS = 64
@@ -64,6 +67,7 @@ def encode(vector: np.ndarray, terms: tuple[np.ndarray, np.ndarray] | None = Non
 def decode(stored: str | None) -> np.ndarray | None:
     """A stored topic vector's signed bytes as floats (-127..127; not rescaled, so that dot products
     of stored vectors are exact integers, the same in every engine); None for a paper without one."""
+    stored = (stored or "").partition("~")[0]
     if not stored:
         return None
     return np.frombuffer(base64.b64decode(stored.partition(".")[0]), dtype=np.int8).astype(np.float64)
@@ -72,12 +76,31 @@ def decode(stored: str | None) -> np.ndarray | None:
 def decode_terms(stored: str | None) -> tuple[np.ndarray, np.ndarray] | None:
     """A signature's term numbers and their signed-byte weights as floats (exact, like ``decode``);
     None for a paper without term weights (none stored, or stored before they were)."""
-    packed = base64.b64decode(stored.partition(".")[2]) if stored else b""
+    packed = base64.b64decode(stored.partition("~")[0].partition(".")[2]) if stored else b""
     if not packed:
         return None
     n = len(packed) // 3
     numbers = np.frombuffer(packed[: 2 * n], dtype="<u2").astype(np.int64)
     return numbers, np.frombuffer(packed[2 * n :], dtype=np.int8).astype(np.float64)
+
+
+def with_stats(stored: str, stats: Iterable[float]) -> str:
+    """A signature with numbers kept beside it (NaN for an unknown one), replacing any it had.
+
+    >>> with_stats("AAE=", [2017, 0.25, float("nan")])
+    'AAE=~2017;0.25;'
+    >>> decode_stats("AAE=~2017;0.25;")
+    (2017.0, 0.25, nan)
+    """
+    text = ";".join("" if math.isnan(v) else f"{v:g}" for v in stats)
+    return f"{stored.partition('~')[0]}~{text}"
+
+
+def decode_stats(stored: str | None) -> tuple[float, ...] | None:
+    """The numbers ``with_stats`` kept (NaN for an unknown one); None when there are none."""
+    if not stored or "~" not in stored:
+        return None
+    return tuple(float(v) if v else math.nan for v in stored.partition("~")[2].split(";"))
 
 
 @dataclass(frozen=True)

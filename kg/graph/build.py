@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from kg.extract.text import first_sentence_label
 from kg.graph.correction import PeopleCorrection
 from kg.graph.identity import area_chain, make_author, make_institution, paper_id, paper_keys
+from kg.extract.topics import with_stats
 from kg.graph.shares import SharedEdge, stored_norm
 from kg.models import Author, Concept, Institution, Paper, ResearchArea, SourceRecord
 
@@ -68,6 +69,10 @@ class GraphBatch:
     def set_concept_norms(self, norms: Mapping[str, float]) -> None:
         """The new papers carry their concept norms, as the stores keep them (0 for a paper with none)."""
         self.papers = [replace(p, concept_norm=stored_norm(norms.get(p.id, 0.0))) for p in self.papers]
+
+    def set_link_stats(self, stats: Mapping[str, tuple[float, ...]]) -> None:
+        """The new papers keep what linking learnt of them (``kg.graph.rerank.link_stats``) in their signatures."""
+        self.papers = [replace(p, topic=with_stats(p.topic, stats[p.id])) if p.id in stats else p for p in self.papers]
 
     def set_topics(self, topics: Mapping[str, str]) -> None:
         """The new papers carry their signatures (``kg.extract.topics``; '' for none)."""

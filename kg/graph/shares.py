@@ -9,13 +9,15 @@ For a bounded cost, a concept in more than ``max(min_df_cap, max_df_share * N)``
 links nothing.
 
 Only papers that share a linking concept are linked, and the edge keeps those concepts
-(its explanation). Its score also hears the rest of the two texts: it is
+(its explanation). Their *similarity* also hears the rest of the two texts: it is
 ``(concept cosine + TOPIC_WEIGHT * topic cosine + TERM_WEIGHT * term cosine) / (1 + TOPIC_WEIGHT + TERM_WEIGHT)``,
 the topic and term cosines being those of the papers' stored signatures (``kg.extract.topics``:
 the themes of all their words, and the words themselves; 0 where either paper has none, or a
-topic cosine is negative). Each touched paper keeps its ``per_paper`` strongest links
-(``2 * per_paper`` per paper on average, counting both ends); edges already stored are
-left alone.
+topic cosine is negative). With a ranker (``kg.graph.rerank``, what ingests use by default),
+each paper's ``rerank.POOL`` most similar papers are scored again by how likely a citation
+between the two is, and that is the edge's score; without one, similarity is. Each touched
+paper keeps its ``per_paper`` best links (``2 * per_paper`` per paper on average, counting
+both ends); edges already stored are left alone.
 
 Pure functions over plain data (numpy and scipy for the products): no store, no spaCy.
 """
@@ -24,6 +26,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+
+from kg.graph import rerank
 
 __all__ = ["Posting", "SharedEdge", "concept_norm", "linking_idf", "mention_weights", "shared_concept_edges", "stored_norm"]
 
@@ -73,31 +77,30 @@ def shared_concept_edges(
     index: Mapping[str, Sequence[Posting]],
     n_papers: int,
     *,
-    per_paper: int = 15,
-    max_df_share: float = 0.2,
-    min_df_cap: int = 25,
-    topics_of: TopicsOf | None = None,
-) -> tuple[dict[tuple[str, str], SharedEdge], dict[str, float]]:
-    """Shares-concept edges chosen by the papers an ingest touches, and those papers' concept norms
-    (the scoring is in the module's docstring).
+    per_paper: int = 15, max_df_share: float = 0.2, min_df_cap: int = 25,
+    topics_of: TopicsOf | None = None, years: Mapping[str, int | None] | None = None, ranker: rerank.Ranker | None = None,
+) -> tuple[dict[tuple[str, str], SharedEdge], dict[str, float], dict[str, tuple[float, ...]]]:
+    """Shares-concept edges chosen by the papers an ingest touches, those papers' concept norms, and
+    what linking keeps about each of them (the scoring is in the module's docstring).
 
     Parameters
     ----------
     touched : paper id -> {concept key: weight}, for the papers to link
-    index : concept key -> (paper id, weight, concept norm) of every paper that
-        mentions it; touched papers may be left out (they are added here)
+    index : concept key -> (paper id, weight, concept norm) of every paper that mentions it;
+        touched papers may be left out (they are added here)
     n_papers : papers in the whole graph
     topics_of : paper ids (touched or not) -> their stored signatures; else topic and term cosines are 0
+    years : touched paper id -> its year; ranker : ``kg.graph.rerank.Ranker``, or None for similarity alone
 
     Returns
     -------
-    (edges, norms): edges map (lower id, higher id) to (score, shared concept
-    keys, strongest first); norms give each touched paper's concept norm.
+    (edges, norms, stats): (lower id, higher id) -> (score, shared concept keys, strongest first);
+    each touched paper's concept norm; and what ``rerank.link_stats`` keeps about each one that links.
 
     Examples
     --------
     >>> papers = {"a": {"x": 1.0, "y": 1.0}, "b": {"x": 1.0, "y": 1.0}, "c": {"y": 1.0}}
-    >>> edges, norms = shared_concept_edges(papers, {}, 3)
+    >>> edges, norms, stats = shared_concept_edges(papers, {}, 3)
     >>> sorted(edges)
     [('a', 'b'), ('a', 'c'), ('b', 'c')]
     >>> edges[("a", "b")]  # no signatures: the concept cosine alone, scaled
@@ -110,14 +113,20 @@ def shared_concept_edges(
             postings[key][pid] = (w, norms[pid])
     linking = sorted(idf)
     if not linking:
-        return {}, norms
+        return {}, norms, {}
+    ranked, stats = _scores(touched, postings, idf, norms, linking, per_paper, topics_of, years or {}, ranker)
+    return _edges(ranked, touched, postings, idf), norms, stats
+
+
+def _edges(ranked, touched, postings, idf) -> dict[tuple[str, str], SharedEdge]:
+    """Each paper's picks as edges: (lower id, higher id) -> (score, shared concepts); the first pick of a pair wins."""
     kept: dict[tuple[str, str], SharedEdge] = {}
-    for pid, ranked in _scores(touched, postings, idf, norms, linking, per_paper, topics_of):
-        for score, other in ranked:
+    for pid, best in ranked:
+        for score, other in best:
             pair = (pid, other) if pid < other else (other, pid)
             if pair not in kept:
                 kept[pair] = (round(min(score, 1.0), 4), _shared_keys(touched[pid], other, postings, idf))
-    return kept, norms
+    return kept
 
 
 def _postings_and_idf(touched, index, n_papers: int, max_df_share: float, min_df_cap: int):
@@ -146,19 +155,22 @@ def _shared_keys(weights: Mapping[str, float], other: str, postings, idf) -> tup
     return tuple(k for _, k in parts)
 
 
-def _scores(touched, postings, idf, norms, linking, per_paper, topics_of, block=256):
-    """For each touched paper (in id order) with a concept vector, its ``per_paper`` best (score, other id).
+def _scores(touched, postings, idf, norms, linking, per_paper, topics_of, years, ranker, block=256):
+    """For each touched paper (in id order) with a concept vector, its ``per_paper`` best (score, other id),
+    and what linking keeps about it.
 
     One sparse product per block of touched papers: (papers × concepts) · (concepts × all papers).
-    Ties in the cosine rounded to 4 places go to the lower id.
+    Ties in the score rounded to 4 places go to the lower id. With a ranker, each paper's
+    ``rerank.POOL`` most similar papers are scored again once every touched paper's stats are known.
     """
     from scipy import sparse
 
     column = {key: j for j, key in enumerate(linking)}
     ids, row_of, papers, other_norm = _paper_side(postings, linking)
-    topics = _topic_rows(ids, topics_of)
+    topics, stored = _topic_rows(ids, topics_of)
     order = [pid for pid in sorted(touched) if norms[pid]]
-    out = []
+    keep = rerank.POOL if ranker is not None else per_paper
+    chosen, stats = [], {}
     for start in range(0, len(order), block):
         chunk = order[start : start + block]
         r, c, v = [], [], []
@@ -172,14 +184,25 @@ def _scores(touched, postings, idf, norms, linking, per_paper, topics_of, block=
         product = (mine @ papers).tocsr()
         for n, pid in enumerate(chunk):
             lo, hi = product.indptr[n], product.indptr[n + 1]
-            cand, raw = product.indices[lo:hi], product.data[lo:hi]
-            out.append((pid, _best(cand, raw, row_of[pid], norms[pid], other_norm, ids, per_paper, topics)))
-    return out
+            cand, signals = _signals(product.indices[lo:hi], product.data[lo:hi], row_of[pid], norms[pid], other_norm, topics)
+            stats[pid] = rerank.link_stats(signals, years.get(pid))
+            pick = _pick(similarity(signals), cand, keep)
+            chosen.append((pid, [ids[cand[k]] for k in pick], signals[pick]))
+    if ranker is None:
+        return [(pid, [(float(similarity(s)[k]), o) for k, o in enumerate(others)]) for pid, others, s in chosen], stats
+    theirs = {**{pid: rerank.stats_of(sig) for pid, sig in stored.items()}, **stats}
+    pools = [(pid, others, stats[pid], signals, [theirs.get(o) for o in others], similarity(signals))
+             for pid, others, signals in chosen]
+    out = []
+    for (pid, others, *_), score in zip(pools, ranker.score_pools(pools), strict=True):
+        out.append((pid, [(float(score[k]), others[k]) for k in _pick(score, others, per_paper)]))
+    return out, stats
 
 
 def _topic_rows(ids, topics_of: TopicsOf | None):
     """The papers' stored topic vectors as rows of integers (zero for none), their term weights as
-    a sparse matrix of integers, and the lengths of both; None when no paper has a signature."""
+    a sparse matrix of integers, and the lengths of both (None when no paper has a signature);
+    and the stored signatures themselves."""
     import numpy as np
     from scipy import sparse
 
@@ -189,7 +212,7 @@ def _topic_rows(ids, topics_of: TopicsOf | None):
     vectors = [decode(stored.get(pid)) for pid in ids]
     dims = next((len(v) for v in vectors if v is not None), 0)
     if not dims:
-        return None
+        return None, stored
     rows = np.zeros((len(ids), dims))
     numbers, weights, counts = [], [], np.zeros(len(ids), dtype=np.int64)
     for i, pid in enumerate(ids):
@@ -204,7 +227,8 @@ def _topic_rows(ids, topics_of: TopicsOf | None):
     indptr = np.concatenate(([0], np.cumsum(counts)))
     words = sparse.csr_matrix((np.concatenate(weights) if weights else np.zeros(0), columns, indptr),
                               shape=(len(ids), int(columns.max(initial=0)) + 1))
-    return rows, np.sqrt(np.einsum("ij,ij->i", rows, rows)), words, np.sqrt(np.asarray(words.multiply(words).sum(1)).ravel())
+    lengths = np.sqrt(np.einsum("ij,ij->i", rows, rows))
+    return (rows, lengths, words, np.sqrt(np.asarray(words.multiply(words).sum(1)).ravel())), stored
 
 
 def _paper_side(postings, linking):
@@ -235,27 +259,37 @@ def _cosines(dots, lengths, cand, me: int):
     return np.divide(dots, scale, out=np.zeros(len(cand)), where=scale > 0)
 
 
-def _best(cand, raw, me: int, norm: float, other_norm, ids, per_paper: int, topics) -> list[tuple[float, str]]:
-    """One paper's ``per_paper`` best (score, other id) from its row of the product; ties (rounded) to the lower id."""
+def _signals(cand, raw, me: int, norm: float, other_norm, topics):
+    """One paper's candidates (rows other than its own) and, for each, its concept, topic and term
+    cosines (the last two 0 without signatures)."""
     import numpy as np
 
     keep = cand != me
     cand, raw = cand[keep], raw[keep]
-    if not len(cand):
-        return []
     theirs = other_norm[cand]
-    score = raw / (norm * np.where(theirs > 0, theirs, norm))
-    if topics is not None:  # integer dot products: exact, so every engine ranks alike
+    signals = np.zeros((len(cand), 3))
+    signals[:, 0] = raw / (norm * np.where(theirs > 0, theirs, norm))
+    if topics is not None and len(cand):  # integer dot products: exact, so every engine ranks alike
         rows, lengths, words, word_lengths = topics
-        score = score + TOPIC_WEIGHT * np.clip(_cosines(rows[cand] @ rows[me], lengths, cand, me), 0.0, None)
+        signals[:, 1] = np.clip(_cosines(rows[cand] @ rows[me], lengths, cand, me), 0.0, None)
         mine = words[me].toarray().ravel()
-        score = score + TERM_WEIGHT * _cosines(words[cand] @ mine, word_lengths, cand, me)
-    score = score / (1.0 + TOPIC_WEIGHT + TERM_WEIGHT)
+        signals[:, 2] = _cosines(words[cand] @ mine, word_lengths, cand, me)
+    return cand, signals
+
+
+def similarity(signals):
+    """The similarity score of each candidate: the module docstring's weighted mean of the three cosines."""
+    return (signals[:, 0] + TOPIC_WEIGHT * signals[:, 1] + TERM_WEIGHT * signals[:, 2]) / (1.0 + TOPIC_WEIGHT + TERM_WEIGHT)
+
+
+def _pick(score, names, n: int):
+    """Positions of the ``n`` best scores, best first; scores equal when rounded to 4 places go to the lower name."""
+    import numpy as np
+
     rounded = np.round(score, 4)
-    if len(cand) > per_paper:  # everything at or above the per_paper-th best rounded score (ties included)
-        bar = np.partition(rounded, len(rounded) - per_paper)[len(rounded) - per_paper]
+    if len(score) > n:  # everything at or above the n-th best rounded score (ties included)
+        bar = np.partition(rounded, len(rounded) - n)[len(rounded) - n]
         pick = np.nonzero(rounded >= bar)[0]
     else:
-        pick = np.arange(len(cand))
-    ranked = sorted(((-float(rounded[k]), ids[cand[k]], float(score[k])) for k in pick))[:per_paper]
-    return [(s, other) for _, other, s in ranked]
+        pick = np.arange(len(score))
+    return [k for _, _, k in sorted((-float(rounded[k]), names[k], k) for k in pick)[:n]]

@@ -27,6 +27,8 @@ from typing import Any
 from kg.config import Settings
 from kg.errors import ReaderError
 from kg.graph.identity import paper_id
+from kg.extract.topics import with_stats
+from kg.graph.rerank import related_ranker
 from kg.graph.shares import mention_weights
 from kg.readers import expand_paths, file_format, read_path
 from kg.spark import stages
@@ -131,28 +133,39 @@ def _norms_and_postings(touched_by_chunk: dict[int, dict[str, dict[str, float]]]
 
 
 def shares(sc, batches, cs: ChunkSettings, partitions: int):
-    """RDD of ((p, q), (order, (score, shared concepts))) and the papers' norms: ``score_block`` per block."""
+    """RDD of ((p, q), (order, (score, shared concepts))), the papers' norms, and what linking keeps about
+    each paper: ``block_stats`` per block first (the ranker reads every candidate's), then ``score_block``."""
     summary = batches.map(lambda cb: (cb[0], len(cb[1].papers), mention_weights(cb[1].mentions),
-                                      {p.id: p.topic for p in cb[1].papers if p.topic})).collect()
-    touched_by_chunk = {c: t for c, _, t, _ in summary}
-    norms, n_so_far, postings = _norms_and_postings(touched_by_chunk, {c: n for c, n, _, _ in summary})
+                                      {p.id: p.topic for p in cb[1].papers if p.topic},
+                                      {p.id: p.year for p in cb[1].papers})).collect()
+    touched_by_chunk = {c: t for c, _, t, _, _ in summary}
+    norms, n_so_far, postings = _norms_and_postings(touched_by_chunk, {c: n for c, n, *_ in summary})
     shared_postings = sc.broadcast(postings)
-    topics = sc.broadcast({pid: topic for *_, chunk_topics in summary for pid, topic in chunk_topics.items()})
+    topics = {pid: topic for _, _, _, chunk_topics, _ in summary for pid, topic in chunk_topics.items()}
+    years = sc.broadcast({pid: year for *_, chunk_years in summary for pid, year in chunk_years.items()})
     blocks = []
     for chunk in sorted(touched_by_chunk):
         ids = sorted(touched_by_chunk[chunk])
         for b, start in enumerate(range(0, len(ids), BLOCK)):
             block = {pid: touched_by_chunk[chunk][pid] for pid in ids[start : start + BLOCK]}
             blocks.append(((chunk, b), block, n_so_far[chunk]))
+    slices = max(1, min(len(blocks), partitions * 4))
+    plain = sc.broadcast(topics)
+    stats = dict(sc.parallelize(blocks, slices).flatMap(
+        lambda item: stages.block_stats(item[1], item[0][0], item[2], shared_postings.value, plain.value,
+                                        years.value).items()).collect())
+    kept = sc.broadcast({pid: with_stats(topics.get(pid, ""), s) for pid, s in stats.items()} | {
+        pid: t for pid, t in topics.items() if pid not in stats})
     per_paper = cs.related_per_paper
 
     def score(item):
         order, block, n_papers = item
-        edges = stages.score_block(block, order[0], n_papers, per_paper, shared_postings.value, topics.value)
+        edges, _ = stages.score_block(block, order[0], n_papers, per_paper, shared_postings.value, kept.value,
+                                      years.value, related_ranker(cs))
         return [(pair, (order, edge)) for pair, edge in edges.items()]
 
-    scored = sc.parallelize(blocks, max(1, min(len(blocks), partitions * 4))).flatMap(score)
-    return scored.reduceByKey(lambda a, b: min(a, b, key=lambda x: x[0])), norms
+    scored = sc.parallelize(blocks, slices).flatMap(score)
+    return scored.reduceByKey(lambda a, b: min(a, b, key=lambda x: x[0])), norms, stats
 
 
 def run_stages(sc, paths, settings: Settings, *, partitions: int | None = None, candidates=None) -> SparkRun:
@@ -166,11 +179,12 @@ def run_stages(sc, paths, settings: Settings, *, partitions: int | None = None, 
     batches, _ = _chunk_batches(sc, records, run.chunks, cs, partitions, extract)
     batches = people(batches, cs, partitions).cache()
     run.author_ids = dict(batches.flatMap(lambda cb: cb[1].author_ids.items()).collect())
-    run.shared, norms = shares(sc, batches, cs, partitions)
-    norms_bc = sc.broadcast(norms)
+    run.shared, norms, stats = shares(sc, batches, cs, partitions)
+    norms_bc, stats_bc = sc.broadcast(norms), sc.broadcast(stats)
 
     def with_norms(item):
         item[1].set_concept_norms(norms_bc.value)
+        item[1].set_link_stats(stats_bc.value)
         return item
 
     run.batches = batches.map(with_norms).cache()

@@ -18,7 +18,7 @@ from kg.graph.shares import concept_norm, linking_idf, shared_concept_edges, sto
 from kg.models import SourceRecord
 
 __all__ = ["ChunkSettings", "parse_lines", "first_listing_ids", "candidates_of", "build_chunk", "assign_block", "people_batch",
-           "chunk_norms", "score_block"]
+           "block_stats", "chunk_norms", "score_block"]
 
 _EXTRACTORS: dict[tuple, object] = {}  # one extractor (spaCy pipeline, model) per worker process and settings
 
@@ -33,12 +33,15 @@ class ChunkSettings:
     concept_model: str | None
     related_per_paper: int
     max_coauthor_byline: int
+    related_ranking: str = "citations"
+    related_model: str | None = None
 
     @classmethod
     def of(cls, settings) -> "ChunkSettings":
         """The stage settings of a ``kg.config.Settings``."""
-        return cls(settings.ingest_chunk, settings.concepts_per_paper, settings.spacy_model,
-                   settings.concept_model, settings.related_per_paper, settings.max_coauthor_byline)
+        model = str(settings.related_model) if settings.related_model is not None else None
+        return cls(settings.ingest_chunk, settings.concepts_per_paper, settings.spacy_model, settings.concept_model,
+                   settings.related_per_paper, settings.max_coauthor_byline, settings.related_ranking, model)
 
 
 def extractor_for(settings: ChunkSettings):
@@ -175,12 +178,23 @@ def block_index(keys: Iterable[str], chunk: int, postings: Mapping[str, Sequence
 
 
 def score_block(touched: Mapping[str, Mapping[str, float]], chunk: int, n_papers: int, per_paper: int,
-                postings: Mapping[str, Sequence[tuple[int, str, float, float]]], topics: Mapping[str, str]):
+                postings: Mapping[str, Sequence[tuple[int, str, float, float]]], topics: Mapping[str, str],
+                years: Mapping[str, int | None] | None = None, ranker=None):
     """Shares-concept edges picked by one block of a chunk's papers (ids in order), as
-    ``shared_concept_edges`` picks them for the whole chunk: the block's papers see every
-    other paper of the chunk through the postings, with the same idf, norms and topic vectors
-    (``topics``: every paper's)."""
+    ``shared_concept_edges`` picks them for the whole chunk, and what linking keeps about the
+    block's papers: the block's papers see every other paper of the chunk through the postings,
+    with the same idf, norms and signatures (``topics``: every paper's, with the stats that
+    ``block_stats`` found for the papers of this chunk and the earlier ones)."""
     keys = sorted({k for weights in touched.values() for k in weights})
-    edges, _ = shared_concept_edges(touched, block_index(keys, chunk, postings), n_papers, per_paper=per_paper,
-                                    topics_of=lambda ids: {i: topics[i] for i in ids if i in topics})
-    return edges
+    edges, _, stats = shared_concept_edges(touched, block_index(keys, chunk, postings), n_papers, per_paper=per_paper,
+                                           topics_of=lambda ids: {i: topics[i] for i in ids if i in topics},
+                                           years=years, ranker=ranker)
+    return edges, stats
+
+
+def block_stats(touched: Mapping[str, Mapping[str, float]], chunk: int, n_papers: int,
+                postings: Mapping[str, Sequence[tuple[int, str, float, float]]], topics: Mapping[str, str],
+                years: Mapping[str, int | None]) -> dict[str, tuple[float, ...]]:
+    """What linking keeps about one block's papers (``kg.graph.rerank.link_stats``), which the ranker reads
+    of every candidate: found by similarity alone, before any paper is ranked."""
+    return score_block(touched, chunk, n_papers, 1, postings, topics, years)[1]

@@ -89,7 +89,7 @@ def test_shared_edges_weigh_rare_concepts_and_are_bounded():
     postings = {f"p{i}": ["common"] for i in range(40)}
     postings["p0"] = ["common", "rare"]
     postings["p1"] = ["common", "rare"]
-    edges, norms = shared_concept_edges(_weighted(postings), {}, len(postings), per_paper=3, min_df_cap=100)
+    edges, norms, _ = shared_concept_edges(_weighted(postings), {}, len(postings), per_paper=3, min_df_cap=100)
     assert edges[("p0", "p1")][1] == ("rare", "common")
     best = max(edges.items(), key=lambda kv: kv[1][0])
     assert best[0] == ("p0", "p1")
@@ -105,20 +105,20 @@ def test_shared_edges_weigh_rare_concepts_and_are_bounded():
 def test_concepts_a_paper_is_more_about_weigh_more():
     papers = {"a": {"x": 1.0, "y": 0.1}, "b": {"x": 1.0, "z": 1.0}, "c": {"y": 1.0, "z": 1.0}}
     papers |= {f"other{i}": {"w": 1.0} for i in range(5)}
-    edges, _ = shared_concept_edges(papers, {}, len(papers), per_paper=1)
+    edges, _, _ = shared_concept_edges(papers, {}, len(papers), per_paper=1)
     assert ("a", "b") in edges and ("a", "c") not in edges  # a is about x, hardly about y
 
 
 def test_common_concepts_link_with_less_weight_and_too_common_ones_not_at_all():
     postings = {f"p{i}": ["everywhere"] for i in range(100)}
     assert shared_concept_edges(_weighted(postings), {}, 100, max_df_share=0.05, min_df_cap=25)[0] == {}
-    edges, _ = shared_concept_edges(_weighted(postings), {}, 100, max_df_share=1.0)
+    edges, _, _ = shared_concept_edges(_weighted(postings), {}, 100, max_df_share=1.0)
     assert len(edges) == 100 * 15 - (15 * 16) // 2  # every paper keeps its 15 best (ties by id)
 
 
 def test_only_touched_papers_choose_edges():
     index = {"x": [("old1", 1.0, 0.5), ("old2", 1.0, 0.5)]}
-    edges, norms = shared_concept_edges({"new": {"x": 1.0}}, index, 3)
+    edges, norms, _ = shared_concept_edges({"new": {"x": 1.0}}, index, 3)
     assert sorted(edges) == [("new", "old1"), ("new", "old2")]
     assert set(norms) == {"new"}
 
@@ -128,9 +128,9 @@ def test_topic_vectors_rank_among_papers_sharing_a_concept_and_never_link_alone(
     papers |= {f"other{i}": {"w": 1.0} for i in range(5)}
     near, far = encode(np.array([1.0, 0.0, 0.0])), encode(np.array([0.0, 1.0, 0.0]))
     topics = {"a": near, "b": far, "c": encode(np.array([1.0, 0.2, 0.0])), "d": near, "e": far}
-    edges, _ = shared_concept_edges(papers, {}, len(papers), per_paper=1)
+    edges, _, _ = shared_concept_edges(papers, {}, len(papers), per_paper=1)
     assert edges[("a", "b")][0] == edges[("a", "c")][0]  # concepts alone: b and c tie
-    edges, _ = shared_concept_edges(papers, {}, len(papers), per_paper=1, topics_of=lambda ids: {i: topics[i] for i in ids if i in topics})
+    edges, _, _ = shared_concept_edges(papers, {}, len(papers), per_paper=1, topics_of=lambda ids: {i: topics[i] for i in ids if i in topics})
     assert ("a", "c") in edges and ("a", "b") not in edges  # c's words agree with a's
     total = 1 + TOPIC_WEIGHT + TERM_WEIGHT  # these signatures hold no term weights: their cosine is 0
     assert edges[("a", "c")] == (round((1.0 + TOPIC_WEIGHT * 0.9806) / total, 4), ("x",))
@@ -143,7 +143,7 @@ def test_term_weights_rank_among_papers_sharing_a_concept():
     signatures = {"a": encode(theme, (np.array([3, 70]), np.array([0.6, 0.8]))),
                   "b": encode(theme, (np.array([5, 9]), np.array([0.6, 0.8]))),
                   "c": encode(theme, (np.array([3, 9]), np.array([0.6, 0.8])))}
-    edges, _ = shared_concept_edges(papers, {}, len(papers), per_paper=1, topics_of=lambda ids: {i: signatures[i] for i in ids if i in signatures})
+    edges, _, _ = shared_concept_edges(papers, {}, len(papers), per_paper=1, topics_of=lambda ids: {i: signatures[i] for i in ids if i in signatures})
     assert ("a", "c") in edges and ("a", "b") not in edges  # c shares the word numbered 3 with a
     term_cosine = 76 * 76 / (76 * 76 + 102 * 102)  # the weights as signed bytes: 0.6 -> 76, 0.8 -> 102
     assert edges[("a", "c")][0] == round((1.0 + TOPIC_WEIGHT + TERM_WEIGHT * term_cosine) / (1 + TOPIC_WEIGHT + TERM_WEIGHT), 4)

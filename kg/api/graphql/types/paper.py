@@ -99,7 +99,8 @@ class PaperType:
 
         return [ConceptType(model=c) for c in await info.context.loaders.paper_lists.load((self.model.id, "concepts"))]
 
-    @strawberry.field(description="Papers joined by shared concepts, best first; never the paper itself.")
+    @strawberry.field(description="Papers joined by shared concepts, best first (by default, those a model learned "
+                                  "from citation links finds likeliest to cite or be cited by this one); never the paper itself.")
     async def related(self, info: Info, first: int | None = 10) -> list["RelatedPaperType"]:
         first = check_first(first, 10)
         rows = (await info.context.loaders.paper_related.load(self.model.id))[:first]
@@ -127,11 +128,12 @@ class ReferenceType:
     paper: PaperType | None = strawberry.field(description="The paper kg has for it; null while kg has none.")
 
 
-@strawberry.type(name="RelatedPaper")
+@strawberry.type(name="RelatedPaper", description="A paper joined to another by the concepts they share.")
 class RelatedPaperType:
     paper: PaperType
     shared: strawberry.Private[list]
-    score: float
+    score: float = strawberry.field(description="How strongly the two are related, 0 to 1: by default the citation model's "
+                                                "likelihood of a citation between them, leaned toward their similarity.")
 
     @strawberry.field(description="The concepts both papers have, rarest first.")
     def shared_concepts(self) -> list[_Concept]:
