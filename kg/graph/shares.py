@@ -194,8 +194,10 @@ def _scores(touched, postings, idf, norms, linking, per_paper, topics_of, years,
     pools = [(pid, others, stats[pid], signals, [theirs.get(o) for o in others], similarity(signals))
              for pid, others, signals in chosen]
     out = []
-    for (pid, others, *_), score in zip(pools, ranker.score_pools(pools), strict=True):
-        out.append((pid, [(float(score[k]), others[k]) for k in _pick(score, others, per_paper)]))
+    for start in range(0, len(pools), 4 * block):  # slices: the features of a whole chunk's pools would be large
+        part = pools[start : start + 4 * block]
+        for (pid, others, *_), score in zip(part, ranker.score_pools(part), strict=True):
+            out.append((pid, [(float(score[k]), others[k]) for k in _pick(score, others, per_paper)]))
     return out, stats
 
 
