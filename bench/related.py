@@ -157,17 +157,10 @@ def cross_validated(rows: list[dict], links: dict[str, set[str]], k: int, folds:
 
 def related_after_ingest(rows: list[dict], k: int, **settings) -> list:
     """The rows ingested into a fresh embedded store with these settings; every paper's first k related papers."""
-    from kg.config import Settings
-    from kg.service import KGService
-    from kg.store.embedded import EmbeddedStore
+    from kg.graph.train_related import ingest_rows
 
     with tempfile.TemporaryDirectory() as tmp:
-        source = Path(tmp) / "papers.jsonl"
-        source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-        config = Settings(KG_DATA_DIR=Path(tmp) / "store", **settings)
-        service = KGService(EmbeddedStore(config.data_dir), config)
-        service.ingest([source])
-        return service.store.related_papers([r["id"] for r in rows], k)
+        return ingest_rows(rows, Path(tmp), **settings).store.related_papers([r["id"] for r in rows], k)
 
 
 def main() -> None:

@@ -190,9 +190,10 @@ def _scores(touched, postings, idf, norms, linking, per_paper, topics_of, years,
             chosen.append((pid, [ids[cand[k]] for k in pick], signals[pick]))
     if ranker is None:
         return [(pid, [(float(similarity(s)[k]), o) for k, o in enumerate(others)]) for pid, others, s in chosen], stats
-    theirs = {**{pid: rerank.stats_of(sig) for pid, sig in stored.items()}, **stats}
-    pools = [(pid, others, stats[pid], signals, [theirs.get(o) for o in others], similarity(signals))
-             for pid, others, signals in chosen]
+    def theirs(other):  # fresh for a touched paper, else as stored; only pool members are decoded
+        return stats[other] if other in stats else rerank.stats_of(stored.get(other))
+
+    pools = [(pid, others, stats[pid], signals, [theirs(o) for o in others], similarity(signals)) for pid, others, signals in chosen]
     out = []
     for start in range(0, len(pools), 4 * block):  # slices: the features of a whole chunk's pools would be large
         part = pools[start : start + 4 * block]

@@ -69,18 +69,24 @@ class _Recorder:
         return [np.zeros(len(p[1])) for p in pools]
 
 
-def pools(rows: list[dict]) -> list[tuple]:
-    """Every paper's pool as ingest builds it: (paper, pool ids, its stats, pool cosines, pool stats)."""
+def ingest_rows(rows: list[dict], folder: Path, **settings):
+    """The rows ingested from a JSON Lines file into a fresh embedded store in ``folder``; its service."""
     from kg.config import Settings
     from kg.service import KGService
     from kg.store.embedded import EmbeddedStore
 
+    source = folder / "papers.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    config = Settings(KG_DATA_DIR=folder / "store", **settings)
+    service = KGService(EmbeddedStore(config.data_dir), config)
+    service.ingest([source])
+    return service
+
+
+def pools(rows: list[dict]) -> list[tuple]:
+    """Every paper's pool as ingest builds it: (paper, pool ids, its stats, pool cosines, pool stats)."""
     with tempfile.TemporaryDirectory() as tmp:
-        source = Path(tmp) / "papers.jsonl"
-        source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-        settings = Settings(KG_DATA_DIR=Path(tmp) / "store", KG_RELATED_RANKING="similarity")
-        service = KGService(EmbeddedStore(settings.data_dir), settings)
-        service.ingest([source])
+        service = ingest_rows(rows, Path(tmp), KG_RELATED_RANKING="similarity")
         ids = [r["id"] for r in rows]
         keys = sorted({c.key for concepts in service.store.concepts_of_papers(ids) for c in concepts})
         touched: dict[str, dict[str, float]] = {}
