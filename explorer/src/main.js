@@ -19,6 +19,7 @@ const LABEL_SIZE = 13;
 const LABEL_FONT = "system-ui, -apple-system, 'Segoe UI', sans-serif";
 const TITLE_CHARS = 42; // a title on a graph is cut at a word boundary before this; the tooltip has it whole
 const OLD = "#4e79a7", NEW = "#f28e2b"; // year colours: the oldest paper of a map, and the newest
+const CITES = "#5a6270"; // an edge where one paper cites the other
 
 const $ = (id) => document.getElementById(id);
 const state = { renderer: null, graph: null, view: null, ready: false };
@@ -390,6 +391,15 @@ async function paperView(id) {
     link2(paper.id, r.paper.id, r.sharedConcepts);
     for (const r2 of r.paper.related) { add(r2.paper); link2(r.paper.id, r2.paper.id, r2.sharedConcepts); }
   }
+  // Citations kg knows, both ways: drawn darker, and said on hover (an edge can also share concepts).
+  const cited = paper.references.filter((r) => r.paper).map((r) => r.paper);
+  const cite = (from, to) => {
+    add(from); add(to);
+    const edge = graph.hasEdge(from.id, to.id) ? graph.edge(from.id, to.id) : graph.addEdge(from.id, to.id, { shared: "", size: 1.5 });
+    graph.mergeEdgeAttributes(edge, { cites: `${shorten(from.label)} cites ${shorten(to.label)}`, color: CITES, size: 2 });
+  };
+  for (const p of cited) cite(paper, p);
+  for (const p of paper.citedBy) cite(p, paper);
   const years = graph.mapNodes((n, a) => a.year).filter(Boolean);
   const lo = Math.min(...years), hi = Math.max(...years);
   graph.forEachNode((n, a) => graph.mergeNodeAttributes(n, {
@@ -397,10 +407,13 @@ async function paperView(id) {
   }));
   draw(graph, {
     onClick: (node) => navigate(href("paper", node)), tooltip: (n, a) => `${a.fullLabel}${a.year ? ` (${a.year})` : ""}`,
-    edgeTip: (edge, a) => `Shared: ${a.shared}`, importance: (n, a) => (n === paper.id ? 1e9 : a.size + graph.degree(n) / 100),
+    edgeTip: (edge, a) => [a.cites, a.shared ? `Shared: ${a.shared}` : ""].filter(Boolean).join(" · "), importance: (n, a) => (n === paper.id ? 1e9 : a.size + graph.degree(n) / 100),
   });
   const yearKeys = lo === hi ? [[yearColor(lo, lo, hi), String(lo)]] : [[yearColor(lo, lo, hi), String(lo)], [yearColor(hi, lo, hi), String(hi)]];
-  legend("Year", [...(years.length ? yearKeys : []), [OTHER, "year unknown"]], "Edges: concepts two papers share (hover one).");
+  const citing = cited.length || paper.citedBy.length;
+  legend("Year", [...(years.length ? yearKeys : []), [OTHER, "year unknown"]],
+    `Edges: concepts two papers share${citing ? "; dark: one cites the other" : ""} (hover one).`);
+  const stubs = paper.references.filter((r) => !r.paper);
 
   $("panel").replaceChildren(
     el("h1", {}, paper.title || paper.label),
@@ -413,6 +426,9 @@ async function paperView(id) {
     list(paper.concepts.map((c) => link("concept", c.id, c.name))),
     el("h2", {}, "Related papers"),
     list(paper.related.map((r) => [link("paper", r.paper.id, r.paper.label), el("span", { class: "muted" }, ` — ${r.sharedConcepts.map((c) => c.name).join(", ")}`)])),
+    ...(paper.references.length ? [el("h2", {}, `References (${paper.references.length})`),
+      list([...cited.map((p) => link("paper", p.id, p.label)), ...stubs.map((r) => el("span", { class: "muted" }, `${r.key} (not in kg yet)`))])] : []),
+    ...(paper.citedBy.length ? [el("h2", {}, "Cited by"), list(paper.citedBy.map((p) => link("paper", p.id, p.label)))] : []),
   );
 }
 

@@ -286,6 +286,51 @@ def test_a_paper_with_a_year_is_drawn_in_its_legend_colour(seeds):
     assert all(abs(a - e) <= 3 for a, e in zip(drawn, (r, g, b))), (drawn, legend)
 
 
+@pytest.fixture(scope="module")
+def cited_url(tmp_path_factory):
+    """A store whose papers cite each other (tests/fixtures/citations.jsonl): one cites two papers kg has and a work it lacks."""
+    import subprocess
+    import sys
+
+    data = tmp_path_factory.mktemp("cited") / "kg-data"
+    env = {k: v for k, v in os.environ.items() if k != "NEO4J_URI"} | {"KG_DATA_DIR": str(data)}
+    subprocess.run([sys.executable, "-m", "kg.cli", "ingest", str(ROOT / "tests" / "fixtures" / "citations.jsonl")],
+                   env=env, check=True, capture_output=True)
+    with kg_serving({"KG_DATA_DIR": str(data)}) as base:
+        yield base
+
+
+CITATIONS = "query($id: ID!) { paper(id: $id) { references { key paper { id label } } citedBy { id label } } }"
+
+
+def _cites_edges(w: Watched) -> list[list[str]]:
+    return w.page.evaluate("kgExplorer.graph.filterEdges((e, a) => a.cites).map(e => kgExplorer.graph.extremities(e).sort())")
+
+
+def test_a_paper_page_shows_its_citations_both_ways_as_the_api_gives_them(browser, cited_url):
+    w = Watched(browser, cited_url)
+    try:
+        mine = api(cited_url, CITATIONS, id="cite-c")["paper"]
+        w.open("/paper/cite-c")
+        texts = w.page.eval_on_selector_all("#panel h2", "hs => hs.map(h => h.textContent)")
+        assert "References (3)" in texts and "Cited by" not in texts, texts
+        items = w.page.eval_on_selector_all("#panel h2:has-text('References') + ul li", "lis => lis.map(li => li.textContent)")
+        known = [r["paper"]["label"] for r in mine["references"] if r["paper"]]
+        stub = [r["key"] for r in mine["references"] if not r["paper"]]
+        assert len(known) == 2 and len(stub) == 1 and items == [*known, f"{stub[0]} (not in kg yet)"], items
+        assert sorted(_cites_edges(w)) == sorted(sorted(["cite-c", r["paper"]["id"]]) for r in mine["references"] if r["paper"])
+        w.shot("paper-citations")
+
+        cited = api(cited_url, CITATIONS, id="cite-a")["paper"]
+        w.open("/paper/cite-a")
+        items = w.page.eval_on_selector_all("#panel h2:has-text('Cited by') + ul li", "lis => lis.map(li => li.textContent)")
+        assert sorted(items) == sorted(p["label"] for p in cited["citedBy"]) and len(items) == 2, items
+        assert sorted(_cites_edges(w)) == sorted(sorted(["cite-a", p["id"]]) for p in cited["citedBy"])
+        assert "one cites the other" in w.page.inner_text("#legend")
+    finally:
+        w.close()
+
+
 def test_the_concept_page_charts_its_timeline(seeds):
     dated = api(seeds.base, "{ papers(filter: {yearFrom: 1900}, first: 5) { edges { node { concepts { id } } } } }")["papers"]["edges"]
     key = dated[0]["node"]["concepts"][0]["id"]
