@@ -87,6 +87,9 @@ class BatchedReads(ABC):
     def citing_papers(self, ids: Sequence[str]) -> list[list[str]]: ...  # who cites each (by any key), by id
 
     @abstractmethod
+    def citing_keys(self, keys: Sequence[str]) -> list[list[str]]: ...  # who cites each reference key, by id
+
+    @abstractmethod
     def concepts_of_papers(self, ids: Sequence[str]) -> list[list[Concept]]:
         """Heaviest mention first."""
 

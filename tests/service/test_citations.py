@@ -79,3 +79,37 @@ def test_bad_references_name_the_file_line_and_field(tmp_path, service):
     with pytest.raises(ReaderError, match=r"bad.jsonl:2: field 'references': expected a list"):
         service.ingest([path])
     assert service.stats().papers == 0
+
+
+def test_citation_links_say_what_both_cite_and_who_cites_both(make_service, tmp_path):
+    """Bibliographic coupling (by a paper kg has, and by a work it lacks) and co-citation, through GraphQL."""
+    from fastapi.testclient import TestClient
+
+    from kg.api.app import create_app
+
+    svc = make_service()
+    rows = [paper("p1", "Attention Is All You Need"),
+            paper("p2", "Transformers for translation", references=["p1", "Sequence to sequence learning with networks"]),
+            paper("p3", "Transformers for vision", references=["p1", "Sequence to sequence learning with networks"]),
+            paper("p4", "Transformers for speech", references=["p1"]),
+            paper("p5", "A survey of transformers", references=["p2", "p3"])]
+    svc.ingest([write_jsonl(tmp_path / "a.jsonl", rows)])
+    q = """query($id: ID!, $first: Int) { paper(id: $id) { citationLinks(first: $first) {
+             paper { id } strength bothCite { key paper { id } } citedTogetherBy { id } } } }"""
+    with TestClient(create_app(svc)) as client:
+        def links(pid, first=10):
+            body = client.post("/graphql", json={"query": q, "variables": {"id": pid, "first": first}}).json()
+            assert "errors" not in body, body
+            return body["data"]["paper"]["citationLinks"]
+
+        two = links("p2")
+        # p3: both cite p1 and the work kg lacks, and p5 cites both; p4: both cite p1
+        assert two == [{"paper": {"id": "p3"}, "strength": 3,
+                        "bothCite": [{"key": "p1", "paper": {"id": "p1"}},
+                                     {"key": "title:sequence to sequence learning with networks", "paper": None}],
+                        "citedTogetherBy": [{"id": "p5"}]},
+                       {"paper": {"id": "p4"}, "strength": 1, "bothCite": [{"key": "p1", "paper": {"id": "p1"}}],
+                        "citedTogetherBy": []}]
+        assert links("p2", first=1) == two[:1]
+        assert links("p1") == []  # it cites nothing, and nothing cites it beside another paper
+        assert [link["paper"]["id"] for link in links("p5")] == []  # coupling needs a work both cite

@@ -94,6 +94,7 @@ class Loaders:
     paper_authorships: DataLoader
     paper_references: DataLoader
     paper_cited_by: DataLoader
+    key_cited_by: DataLoader  # a reference key -> the papers citing it
     author_paper_count: DataLoader
     author_institutions: DataLoader
     concept_paper_count: DataLoader
@@ -118,6 +119,7 @@ class Loaders:
             paper_authorships=load(s.authorships_of_papers),
             paper_references=load(s.references_of_papers),
             paper_cited_by=load(s.citing_papers),
+            key_cited_by=load(s.citing_keys),
             author_paper_count=load(s.paper_counts_of_authors),
             author_institutions=load(s.institutions_of_authors),
             concept_paper_count=load(s.paper_counts_of_concepts),

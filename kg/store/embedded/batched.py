@@ -60,6 +60,11 @@ class EmbeddedBatchedReads(GraphView):
             out.append(sorted({nodes[p]["id"] for r in refs for p, _ in self._in(r, "CITES") if p != node}))
         return out
 
+    def citing_keys(self, keys):
+        nodes = self.graph.nodes
+        refs = (node_id("ref", key) for key in keys)
+        return [sorted({nodes[p]["id"] for p, _ in self._in(r, "CITES")}) if r in self.graph else [] for r in refs]
+
     def authorships_of_authors(self, keys):
         out = []
         nodes = self.graph.nodes

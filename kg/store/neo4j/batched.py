@@ -30,6 +30,8 @@ OPTIONAL MATCH (k)<-[:KNOWN_AS]-(q:Paper) WHERE q <> p
 RETURN id, c.n AS n, k.key AS key, min(q.id) AS paper"""
 CITING_PAPERS = """UNWIND $ids AS id MATCH (p:Paper {id: id})-[:KNOWN_AS]->(:Ref)<-[:CITES]-(q:Paper) WHERE q <> p
 RETURN DISTINCT id, q.id AS paper ORDER BY paper"""
+CITING_KEYS = """UNWIND $keys AS key MATCH (:Ref {key: key})<-[:CITES]-(q:Paper)
+RETURN DISTINCT key, q.id AS paper ORDER BY paper"""
 AUTHORSHIPS_OF_PAPERS = """UNWIND $ids AS id MATCH (a:Author)-[r:AUTHORED]->(:Paper {id: id})
 RETURN id, r.position AS position, r.name AS written, r.place AS place, r.source_id AS source_id, a.key AS key, a.name AS name
 ORDER BY id, position"""
@@ -76,6 +78,9 @@ class Neo4jBatchedReads:
 
     def citing_papers(self, ids):
         return self._grouped(CITING_PAPERS, "ids", ids, "id", lambda r: r["paper"])
+
+    def citing_keys(self, keys):
+        return self._grouped(CITING_KEYS, "keys", keys, "key", lambda r: r["paper"])
 
     def authorships_of_authors(self, keys):
         rows = self._grouped(AUTHORSHIPS_OF_AUTHORS, "keys", keys, "key", lambda r: (r["paper"], r["name"], r["why"]))

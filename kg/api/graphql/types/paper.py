@@ -1,13 +1,15 @@
-"""Paper, RelatedPaper and SearchHit."""
+"""Paper, RelatedPaper, CitationLink and SearchHit."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Annotated
 
 import strawberry
 
 from kg.api.graphql.context import Info
 from kg.api.graphql.pagination import check_first
+from kg.graph.coupling import citation_links
 from kg.models import Paper
 
 if TYPE_CHECKING:
@@ -15,7 +17,7 @@ if TYPE_CHECKING:
     from kg.api.graphql.types.author import AuthorType
     from kg.api.graphql.types.concept import ConceptType
 
-__all__ = ["AuthorshipType", "PaperType", "ReferenceType", "RelatedPaperType", "SearchHitType"]
+__all__ = ["AuthorshipType", "CitationLinkType", "PaperType", "ReferenceType", "RelatedPaperType", "SearchHitType"]
 
 _Author = Annotated["AuthorType", strawberry.lazy("kg.api.graphql.types.author")]
 _Concept = Annotated["ConceptType", strawberry.lazy("kg.api.graphql.types.concept")]
@@ -87,6 +89,25 @@ class PaperType:
         ids = (await info.context.loaders.paper_cited_by.load(self.model.id))[:first]
         return [PaperType(model=p) for p in await info.context.loaders.paper.load_many(ids) if p is not None]
 
+    @strawberry.field(description="Papers linked to this one through citations, most links first: those that cite what "
+                                  "it cites (`bothCite`, bibliographic coupling) and those cited beside it (`citedTogetherBy`, "
+                                  "co-citation). Empty where no source listed references.")
+    async def citation_links(self, info: Info, first: int | None = 10) -> list["CitationLinkType"]:
+        first = check_first(first, 100)
+        loaders = info.context.loaders
+        refs = await loaders.paper_references.load(self.model.id)
+        citing_each = await asyncio.gather(*(loaders.paper_cited_by.load(r.paper_id) if r.paper_id else loaders.key_cited_by.load(r.key)
+                                             for r in refs))  # gathered: each loader reads them in one call
+        citers = await loaders.paper_cited_by.load(self.model.id)
+        links = citation_links(self.model.id, refs, citing_each, citers, await loaders.paper_references.load_many(citers))[:first]
+        ids = {link.paper for link in links} | {i for link in links for i in link.cited_together_by}
+        ids |= {r.paper_id for link in links for r in link.both_cite if r.paper_id}
+        by_id = {p.id: PaperType(model=p) for p in await loaders.paper.load_many(sorted(ids)) if p is not None}
+        return [CitationLinkType(paper=by_id[link.paper], strength=link.strength,
+                                 both_cite=[ReferenceType(key=strawberry.ID(r.key), paper=by_id.get(r.paper_id)) for r in link.both_cite],
+                                 cited_together_by=[by_id[i] for i in link.cited_together_by if i in by_id])
+                for link in links if link.paper in by_id]
+
     @strawberry.field
     async def areas(self, info: Info) -> list[_Area]:
         from kg.api.graphql.types.area import ResearchAreaType
@@ -126,6 +147,14 @@ class AuthorshipType:
 class ReferenceType:
     key: strawberry.ID = strawberry.field(description="How it is cited: arxiv:…, doi:…, a source's id, or title:… (folded).")
     paper: PaperType | None = strawberry.field(description="The paper kg has for it; null while kg has none.")
+
+
+@strawberry.type(name="CitationLink", description="A paper linked to another through citations, with why.")
+class CitationLinkType:
+    paper: PaperType
+    strength: int = strawberry.field(description="How many works both cite plus how many papers cite both.")
+    both_cite: list[ReferenceType] = strawberry.field(description="The works both papers cite (kg's papers first).")
+    cited_together_by: list[PaperType] = strawberry.field(description="The papers kg has that cite both.")
 
 
 @strawberry.type(name="RelatedPaper", description="A paper joined to another by the concepts they share.")
