@@ -19,6 +19,7 @@ from pathlib import Path
 from kg.errors import ReaderError
 from kg.models import AREA_SEPARATOR, SourceRecord
 from kg.readers._lines import decoded_lines, report, strip_controls
+from kg.readers.bbl import bbl_references
 from kg.readers.formats import detect, normal_arxiv_id, normal_doi, reference_keys
 
 __all__ = ["read_jsonl", "parse_line", "parse_numbered", "page_items", "record_of", "OnError"]
@@ -190,17 +191,19 @@ def _record(obj: dict, source: str, line: int | None) -> SourceRecord:
         citations=obj.get("citations"),
         affiliations=_aligned(names, per_author["affiliations"]),
         author_ids=_aligned(names, per_author["author_ids"]),
-        references=_references(obj.get("references"), fail),
+        references=_references(obj.get("references"), obj.get("bbl"), fail),
     )
 
 
-def _references(value, fail) -> tuple[tuple[str, ...], ...]:
-    """The works a record cites, each by its keys: ids, DOIs, arXiv ids or titles, or objects giving them."""
-    if value is None:
-        return ()
-    if not isinstance(value, list) or not all(isinstance(r, (str, dict)) for r in value):
+def _references(value, bbl, fail) -> tuple[tuple[str, ...], ...]:
+    """The works a record cites, each by its keys: ids, DOIs, arXiv ids or titles, or objects giving them; then those of
+    its compiled LaTeX bibliography (``bbl``), if it has one."""
+    if value is not None and (not isinstance(value, list) or not all(isinstance(r, (str, dict)) for r in value)):
         raise fail("references", "expected a list of ids, DOIs, arXiv ids or titles (or objects with id, doi, arxiv_id, title)")
-    found = (tuple(reference_keys(strip_controls(r) if isinstance(r, str) else r)) for r in value)
+    if bbl is not None and not isinstance(bbl, str):
+        raise fail("bbl", "expected the text of a compiled LaTeX bibliography (a .bbl file) or null")
+    cited = [*(value or ()), *(bbl_references(bbl) if bbl else ())]
+    found = (tuple(reference_keys(strip_controls(r) if isinstance(r, str) else r)) for r in cited)
     return tuple(dict.fromkeys(keys for keys in found if keys))
 
 

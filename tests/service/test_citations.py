@@ -113,3 +113,34 @@ def test_citation_links_say_what_both_cite_and_who_cites_both(make_service, tmp_
         assert links("p2", first=1) == two[:1]
         assert links("p1") == []  # it cites nothing, and nothing cites it beside another paper
         assert [link["paper"]["id"] for link in links("p5")] == []  # coupling needs a work both cite
+
+
+BBL = r"""\begin{thebibliography}{3}
+\bibitem[Vaswani et~al.(2017)]{vaswani}
+Ashish Vaswani, Noam Shazeer, and Niki Parmar.
+\newblock Attention is all you need.
+\newblock In {\em Advances in Neural Information Processing Systems}, 2017. arXiv:1706.03762.
+\bibitem[He et~al.(2016)]{he}
+Kaiming He, Xiangyu Zhang, Shaoqing Ren, and Jian Sun.
+\newblock {Deep Residual Learning} for image recognition.
+\newblock In {\em CVPR}, pages 770--778, 2016.
+\end{thebibliography}
+"""
+
+
+def test_a_compiled_latex_bibliography_gives_references_that_join_their_papers(make_service, tmp_path):
+    svc = make_service()
+    rows = [paper("p1", "Deep residual learning for image recognition"),
+            paper("p2", "Transformers for translation", references=["p1"], bbl=BBL)]
+    svc.ingest([write_jsonl(tmp_path / "a.jsonl", rows)])
+    # the title of the second entry names p1, which the list names too: one reference; the first is a stub by arXiv id
+    assert refs(svc, "p2") == [("p1", "p1"), ("arxiv:1706.03762", None)]
+    svc.ingest([write_jsonl(tmp_path / "b.jsonl", [paper("p3", "Attention is all you need", arxiv_id="1706.03762")])])
+    assert ("arxiv:1706.03762", "arxiv:1706.03762") in refs(svc, "p2")
+
+
+def test_a_bibliography_that_is_not_text_names_the_field(tmp_path, service):
+    path = write_jsonl(tmp_path / "bad.jsonl", [paper("p1", "A title", bbl=["\\bibitem{x}"])])
+    with pytest.raises(ReaderError, match=r"bad.jsonl:1: field 'bbl': expected the text of a compiled LaTeX bibliography"):
+        service.ingest([path])
+    assert service.stats().papers == 0
