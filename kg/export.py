@@ -3,7 +3,9 @@
 Node ids are ``kind:key`` (``paper:…``, ``author:wei lin``, ``concept:…``,
 ``area:…``); every node has ``kind`` and ``label``. Edges have ``type``
 (AUTHORED, MENTIONS, IN_AREA, CO_AUTHORED with ``weight``, SHARES_CONCEPT with
-``weight`` and ``concepts``). Undirected relations are stored once.
+``weight`` and ``concepts``, CITES). Undirected relations are stored once. The whole
+graph is a multigraph: a paper that cites a paper it shares concepts with is joined
+to it twice. A reference to a work kg does not have is a ``ref:<key>`` node.
 """
 
 from __future__ import annotations
@@ -89,13 +91,25 @@ def _coauthor_edges(store: Store, g: nx.DiGraph, keys: Sequence[str], within: se
                     g.add_edge(f"author:{key}", f"author:{c.author_key}", type="CO_AUTHORED", weight=c.joint_papers)
 
 
-def whole_graph(store: Store) -> nx.DiGraph:
-    """Every paper, author, concept and area, with every relation kg stores."""
-    g = nx.DiGraph()
+def _citation_edges(store: Store, g: nx.MultiDiGraph, ids: Sequence[str]) -> None:
+    """What each paper cites: the papers kg has, and the works it has not as ``ref:<key>`` nodes."""
+    for chunk in _chunks(list(ids)):
+        for pid, references in zip(chunk, store.references_of_papers(chunk), strict=True):
+            for r in references:
+                target = f"paper:{r.paper_id}" if r.paper_id else f"ref:{r.key}"
+                if not r.paper_id:
+                    g.add_node(target, kind="ref", label=r.key)
+                g.add_edge(f"paper:{pid}", target, type="CITES")
+
+
+def whole_graph(store: Store) -> nx.MultiDiGraph:
+    """Every paper, author, concept and area, with every relation kg stores (citations too)."""
+    g = nx.MultiDiGraph()
     papers = _all(lambda o, n: store.find_papers(PaperFilter(), o, n))
     for p in papers:
         _add_paper(g, p)
     _paper_edges(store, g, [p.id for p in papers], related_within=None)
+    _citation_edges(store, g, [p.id for p in papers])
     authors = _all(lambda o, n: store.find_authors(None, o, n))
     for a in authors:
         _add_author(g, a)
@@ -131,7 +145,7 @@ def _scalar(value):
     return value if isinstance(value, (str, int, float, bool)) else ("" if value is None else str(value))
 
 
-def write_graph(g: nx.DiGraph, fmt: str, output: Path) -> list[Path]:
+def write_graph(g: nx.DiGraph | nx.MultiDiGraph, fmt: str, output: Path) -> list[Path]:
     """Write ``g``; returns the files written (csv writes ``output`` as edges and ``*.nodes.csv`` beside it)."""
     if fmt == "graphml":
         nx.write_graphml(g, output)

@@ -144,3 +144,25 @@ def test_a_bibliography_that_is_not_text_names_the_field(tmp_path, service):
     with pytest.raises(ReaderError, match=r"bad.jsonl:1: field 'bbl': expected the text of a compiled LaTeX bibliography"):
         service.ingest([path])
     assert service.stats().papers == 0
+
+
+def test_the_exported_graph_keeps_citations_beside_shared_concepts(make_service, tmp_path):
+    import networkx as nx
+
+    from kg.export import FORMATS, whole_graph, write_graph
+
+    svc = make_service()
+    rows = [paper("p1", "Attention for translation", references=["p2", "Missing work title here"]),
+            paper("p2", "Attention Is All You Need")]
+    svc.ingest([write_jsonl(tmp_path / "a.jsonl", rows)])
+    g = whole_graph(svc.store)
+    cites = sorted((u, v) for u, v, d in g.edges(data=True) if d["type"] == "CITES")
+    assert cites == [("paper:p1", "paper:p2"), ("paper:p1", "ref:title:missing work title here")]
+    assert g.nodes["ref:title:missing work title here"]["kind"] == "ref"
+    # p1 cites p2 and shares concepts with it: two edges between them, neither lost
+    assert sorted(d["type"] for d in g.get_edge_data("paper:p1", "paper:p2").values()) == ["CITES", "SHARES_CONCEPT"]
+    for fmt in FORMATS:
+        written = write_graph(g, fmt, tmp_path / f"graph.{fmt}")
+        assert all(p.stat().st_size > 0 for p in written)
+    back = nx.read_graphml(tmp_path / "graph.graphml")
+    assert back.number_of_edges() == g.number_of_edges()
