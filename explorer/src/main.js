@@ -429,7 +429,16 @@ async function paperView(id) {
     ...(paper.references.length ? [el("h2", {}, `References (${paper.references.length})`),
       list([...cited.map((p) => link("paper", p.id, p.label)), ...stubs.map((r) => el("span", { class: "muted" }, `${r.key} (not in kg yet)`))])] : []),
     ...(paper.citedBy.length ? [el("h2", {}, "Cited by"), list(paper.citedBy.map((p) => link("paper", p.id, p.label)))] : []),
+    ...(paper.citationLinks.length ? [el("h2", {}, "Linked through citations"), list(paper.citationLinks.map((l) => [
+      link("paper", l.paper.id, l.paper.label), el("span", { class: "muted" }, ` — ${citationReasons(l)}`)]))] : []),
   );
+}
+
+// Why two papers are linked through citations, in words: what both cite, and who cites both.
+function citationReasons(l) {
+  const names = (items) => items.slice(0, 3).join(", ") + (items.length > 3 ? ` and ${items.length - 3} more` : "");
+  return [l.bothCite.length ? `both cite ${names(l.bothCite.map((r) => (r.paper ? r.paper.label : r.key)))}` : "",
+    l.citedTogetherBy.length ? `cited together by ${names(l.citedTogetherBy.map((p) => p.label))}` : ""].filter(Boolean).join("; ");
 }
 
 function highlighted(text, concepts) {

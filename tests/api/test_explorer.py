@@ -301,6 +301,7 @@ def cited_url(tmp_path_factory):
 
 
 CITATIONS = "query($id: ID!) { paper(id: $id) { references { key paper { id label } } citedBy { id label } } }"
+LINKS = "query($id: ID!) { paper(id: $id) { citationLinks { paper { id label } bothCite { paper { label } } citedTogetherBy { id } } } }"
 
 
 def _cites_edges(w: Watched) -> list[list[str]]:
@@ -319,6 +320,10 @@ def test_a_paper_page_shows_its_citations_both_ways_as_the_api_gives_them(browse
         stub = [r["key"] for r in mine["references"] if not r["paper"]]
         assert len(known) == 2 and len(stub) == 1 and items == [*known, f"{stub[0]} (not in kg yet)"], items
         assert sorted(_cites_edges(w)) == sorted(sorted(["cite-c", r["paper"]["id"]]) for r in mine["references"] if r["paper"])
+        links = api(cited_url, LINKS, id="cite-c")["paper"]["citationLinks"]
+        shown = w.page.eval_on_selector_all("#panel h2:has-text('Linked through citations') + ul li", "lis => lis.map(li => li.textContent)")
+        assert [link["paper"]["id"] for link in links] == ["cite-d"]  # both cite cite-a
+        assert shown == [f"{link['paper']['label']} — both cite {', '.join(r['paper']['label'] for r in link['bothCite'])}" for link in links]
         w.shot("paper-citations")
 
         cited = api(cited_url, CITATIONS, id="cite-a")["paper"]
