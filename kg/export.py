@@ -96,10 +96,11 @@ def _citation_edges(store: Store, g: nx.MultiDiGraph, ids: Sequence[str]) -> Non
     for chunk in _chunks(list(ids)):
         for pid, references in zip(chunk, store.references_of_papers(chunk), strict=True):
             for r in references:
-                target = f"paper:{r.paper_id}" if r.paper_id else f"ref:{r.key}"
-                if not r.paper_id:
-                    g.add_node(target, kind="ref", label=r.key)
-                g.add_edge(f"paper:{pid}", target, type="CITES")
+                if r.paper_id:
+                    g.add_edge(f"paper:{pid}", f"paper:{r.paper_id}", type="CITES")
+                else:
+                    g.add_node(f"ref:{r.key}", kind="ref", label=r.key)
+                    g.add_edge(f"paper:{pid}", f"ref:{r.key}", type="CITES")
 
 
 def whole_graph(store: Store) -> nx.MultiDiGraph:
@@ -108,8 +109,9 @@ def whole_graph(store: Store) -> nx.MultiDiGraph:
     papers = _all(lambda o, n: store.find_papers(PaperFilter(), o, n))
     for p in papers:
         _add_paper(g, p)
-    _paper_edges(store, g, [p.id for p in papers], related_within=None)
-    _citation_edges(store, g, [p.id for p in papers])
+    ids = [p.id for p in papers]
+    _paper_edges(store, g, ids, related_within=None)
+    _citation_edges(store, g, ids)
     authors = _all(lambda o, n: store.find_authors(None, o, n))
     for a in authors:
         _add_author(g, a)

@@ -42,7 +42,7 @@ def citation_links(paper: str, references: Sequence[Reference], citing_each: Seq
     ``references``; ``references_of_citers`` what each paper citing it (``citers``) cites."""
     both: dict[str, list[Reference]] = defaultdict(list)
     for ref, citing in zip(references, citing_each):
-        for other in dict.fromkeys(citing):
+        for other in citing:  # each paper once: the reads give them distinct
             if other not in (paper, ref.paper_id):
                 both[other].append(ref)
     together: dict[str, set[str]] = defaultdict(set)

@@ -26,13 +26,12 @@ __all__ = ["bbl_references"]
 _ITEM = re.compile(r"\\bibitem\s*(?:\[[^\]]*\])?\s*\{[^}]*\}")
 _ARXIV = re.compile(r"(?:arXiv[:\s]*|arxiv\.org/abs/)(\d{4}\.\d{4,5})", re.IGNORECASE)
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s{}\\,;]+[^\s{}\\,;.])")
-_COMMAND = re.compile(r"\\(?:em|it|bf|sc|textit|textbf|emph|textsc|url|doi|href|newblock)\b\s*")
 
 
 def _clean(block: str) -> str:
     """A block as plain text: formatting commands and braces dropped, ties and escapes as what they stand for."""
-    text = _COMMAND.sub("", block).replace("~", " ").replace("\\&", "&").replace("--", "-")
-    text = re.sub(r"\\[a-zA-Z]+\s*", "", text).replace("{", "").replace("}", "")
+    text = block.replace("~", " ").replace("\\&", "&").replace("--", "-")
+    text = re.sub(r"\\[a-zA-Z]+\s*", "", text).replace("{", "").replace("}", "")  # every command dropped, its argument kept
     return " ".join(text.split()).strip(" .,")
 
 
