@@ -17,7 +17,7 @@ from starlette.concurrency import run_in_threadpool
 from kg.api.explorer import add_explorer
 from kg.api.fairness import FairShare
 from kg.api.graphql.context import Context
-from kg.api.graphql.http import KGGraphQLRouter
+from kg.api.graphql.http import KGGraphQL
 from kg.api.graphql.limits import LIST_SIZE
 from kg.api.graphql.schema import build_schema
 from kg.api.guards import PagePolicy, RequestGuard, page_policy, public_message
@@ -57,13 +57,13 @@ def create_app(service: KGService, *, owns_service: bool = False, plans: bool = 
     async def get_context(request: Request) -> Context:
         return Context(service, plans=plans, tree=getattr(request.app.state, "tree", None))
 
-    router = KGGraphQLRouter(schema, context_getter=get_context, graphql_ide="graphiql")
-    app.add_middleware(PagePolicy, policy=page_policy(re.findall(r"<script>(.*?)</script>", router.graphql_ide_html, re.S)))
+    graphql = KGGraphQL(schema, context_getter=get_context, graphql_ide="graphiql")
+    app.add_middleware(PagePolicy, policy=page_policy(re.findall(r"<script>(.*?)</script>", graphql.graphql_ide_html, re.S)))
     app.add_middleware(FairShare, concurrency=settings.client_concurrency, heavy_seconds=settings.client_heavy_seconds,
                        light_seconds=settings.light_request_seconds, api_keys=frozenset(settings.api_keys))
     app.add_middleware(RequestGuard, max_body_bytes=settings.max_body_bytes)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_hosts)
-    app.include_router(router, prefix="/graphql")
+    app.add_route("/graphql", graphql, methods=["GET", "POST"])
     add_explorer(app)
 
     @app.get("/healthz")

@@ -92,7 +92,8 @@ class KGSchema(Schema):
 
     async def execute(self, *args, **kwargs) -> ExecutionResult:
         try:
-            return await asyncio.wait_for(super().execute(*args, **kwargs), self.deadline)
+            async with asyncio.timeout(self.deadline):  # in this task: wait_for would start one per request
+                return await super().execute(*args, **kwargs)
         except TimeoutError:
             log.warning("operation cut off at its %.1f s deadline", self.deadline)
             message = f"the operation ran past its {self.deadline:g} s deadline (KG_REQUEST_DEADLINE); ask for less"
