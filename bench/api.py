@@ -57,22 +57,22 @@ CLK = os.sysconf("SC_CLK_TCK")
 
 KG_QUERIES = {
     "a": "query($id: ID!) { paper(id: $id) { id title authors { name } concepts { id } areas { path } } }",
-    "b": 'query($id: ID!) { author(id: $id) { name coauthors { jointPapers author { name } } papers { id } } }',
+    "b": "query($id: ID!) { author(id: $id) { name coauthors { jointPapers author { name } } papers { id } } }",
     "c": "query($name: String!) { concept(name: $name) { papers(first: 10) { edges { node { id authors { name } } } } } }",
     "d": "query($after: String) { papers(first: 20, after: $after) { edges { node { id authors { name } concepts { id } } } } }",
     "e": "query($id: ID!) { paper(id: $id) { related(first: 10) { score paper { id } sharedConcepts { id } } } }",
 }
 PEER_QUERIES = {
     "a": "query($id: ID!) { papers(where: {id: {eq: $id}}) { id title authorsConnection(sort: [{edge: {position: ASC}}]) "
-         "{ edges { node { name } } } concepts { key } areas { path } } }",
+    "{ edges { node { name } } } concepts { key } areas { path } } }",
     "b": "query($key: String!) { authors(where: {key: {eq: $key}}) { name coauthorsConnection { edges { properties { papers } "
-         "node { name } } } papers { id } } }",
+    "node { name } } } papers { id } } }",
     "c": "query($key: String!) { concepts(where: {key: {eq: $key}}) { papersConnection(first: 10, sort: [{edge: {weight: DESC}}, "
-         "{node: {id: ASC}}]) { edges { node { id authorsConnection(sort: [{edge: {position: ASC}}]) { edges { node { name } } } } } } } }",
+    "{node: {id: ASC}}]) { edges { node { id authorsConnection(sort: [{edge: {position: ASC}}]) { edges { node { name } } } } } } } }",
     "d": "query($offset: Int!) { papers(limit: 20, offset: $offset, sort: [{id: ASC}]) { id "
-         "authorsConnection(sort: [{edge: {position: ASC}}]) { edges { node { name } } } concepts { key } } }",
+    "authorsConnection(sort: [{edge: {position: ASC}}]) { edges { node { name } } } concepts { key } } }",
     "e": "query($id: ID!) { papers(where: {id: {eq: $id}}) { relatedConnection(first: 10, sort: [{edge: {score: DESC}}, "
-         "{node: {id: ASC}}]) { edges { properties { score concepts } node { id } } } } }",
+    "{node: {id: ASC}}]) { edges { properties { score concepts } node { id } } } } }",
 }
 
 
@@ -80,35 +80,60 @@ PEER_QUERIES = {
 def norm_kg(op: str, data: dict):
     if op == "a":
         p = data["paper"]
-        return (p["id"], p["title"], [a["name"] for a in p["authors"]], sorted(c["id"] for c in p["concepts"]), sorted(a["path"] for a in p["areas"]))
+        return (
+            p["id"],
+            p["title"],
+            [a["name"] for a in p["authors"]],
+            sorted(c["id"] for c in p["concepts"]),
+            sorted(a["path"] for a in p["areas"]),
+        )
     if op == "b":
         a = data["author"]
-        return (a["name"], sorted((c["author"]["name"], c["jointPapers"]) for c in a["coauthors"]), sorted(p["id"] for p in a["papers"]))
+        return (
+            a["name"],
+            sorted((c["author"]["name"], c["jointPapers"]) for c in a["coauthors"]),
+            sorted(p["id"] for p in a["papers"]),
+        )
     if op == "c":
         return [(e["node"]["id"], [a["name"] for a in e["node"]["authors"]]) for e in data["concept"]["papers"]["edges"]]
     if op == "d":
-        return [(e["node"]["id"], [a["name"] for a in e["node"]["authors"]], sorted(c["id"] for c in e["node"]["concepts"]))
-                for e in data["papers"]["edges"]]
-    return sorted((r["paper"]["id"], round(r["score"], 4), sorted(c["id"] for c in r["sharedConcepts"])) for r in data["paper"]["related"])
+        return [
+            (e["node"]["id"], [a["name"] for a in e["node"]["authors"]], sorted(c["id"] for c in e["node"]["concepts"]))
+            for e in data["papers"]["edges"]
+        ]
+    return sorted(
+        (r["paper"]["id"], round(r["score"], 4), sorted(c["id"] for c in r["sharedConcepts"])) for r in data["paper"]["related"]
+    )
 
 
 def norm_peer(op: str, data: dict):
     names = lambda conn: [e["node"]["name"] for e in conn["edges"]]  # noqa: E731
     if op == "a":
         [p] = data["papers"]
-        return (p["id"], p["title"], names(p["authorsConnection"]), sorted(c["key"] for c in p["concepts"]), sorted(a["path"] for a in p["areas"]))
+        return (
+            p["id"],
+            p["title"],
+            names(p["authorsConnection"]),
+            sorted(c["key"] for c in p["concepts"]),
+            sorted(a["path"] for a in p["areas"]),
+        )
     if op == "b":
         [a] = data["authors"]
-        return (a["name"], sorted((e["node"]["name"], e["properties"]["papers"]) for e in a["coauthorsConnection"]["edges"]),
-                sorted(p["id"] for p in a["papers"]))
+        return (
+            a["name"],
+            sorted((e["node"]["name"], e["properties"]["papers"]) for e in a["coauthorsConnection"]["edges"]),
+            sorted(p["id"] for p in a["papers"]),
+        )
     if op == "c":
         [c] = data["concepts"]
         return [(e["node"]["id"], names(e["node"]["authorsConnection"])) for e in c["papersConnection"]["edges"]]
     if op == "d":
         return [(p["id"], names(p["authorsConnection"]), sorted(c["key"] for c in p["concepts"])) for p in data["papers"]]
     [p] = data["papers"]
-    return sorted((e["node"]["id"], round(e["properties"]["score"], 4), sorted(e["properties"]["concepts"]))
-                  for e in p["relatedConnection"]["edges"])
+    return sorted(
+        (e["node"]["id"], round(e["properties"]["score"], 4), sorted(e["properties"]["concepts"]))
+        for e in p["relatedConnection"]["edges"]
+    )
 
 
 # -- processes ------------------------------------------------------------------------------------
@@ -188,12 +213,24 @@ def load(url: str, bodies: list[str], concurrency: int, duration: float, pids: l
     script = workdir / "load.lua"
     script.write_text(_LUA % ("{" + ",".join(lua_string(b) for b in bodies) + "}"))
     before = sum(cpu_seconds(p) for p in pids)
-    out = subprocess.run(["wrk", f"-t{min(concurrency, 2)}", f"-c{concurrency}", f"-d{duration:g}s", "--timeout", "10s",
-                          "-s", str(script), url], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["wrk", f"-t{min(concurrency, 2)}", f"-c{concurrency}", f"-d{duration:g}s", "--timeout", "10s", "-s", str(script), url],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     cpu = sum(cpu_seconds(p) for p in pids) - before
     requests, gql_errors, p50, p99, socket_errors = map(int, re.search(r"KG_BENCH (\d+) (\d+) (\d+) (\d+) (\d+)", out).groups())
-    return {"req_s": round(requests / duration, 1), "p50_ms": round(p50 / 1000, 1), "p99_ms": round(p99 / 1000, 1),
-            "errors": gql_errors + socket_errors, "graphql_or_http_errors": gql_errors, "socket_errors": socket_errors, "cpu_ms_per_req": round(1000 * cpu / max(requests, 1), 2), "requests": requests}
+    return {
+        "req_s": round(requests / duration, 1),
+        "p50_ms": round(p50 / 1000, 1),
+        "p99_ms": round(p99 / 1000, 1),
+        "errors": gql_errors + socket_errors,
+        "graphql_or_http_errors": gql_errors,
+        "socket_errors": socket_errors,
+        "cpu_ms_per_req": round(1000 * cpu / max(requests, 1), 2),
+        "requests": requests,
+    }
 
 
 def interleaved(urls: dict, bodies: dict, concurrency: int, args, pids: dict, workdir: Path) -> dict:
@@ -203,7 +240,7 @@ def interleaved(urls: dict, bodies: dict, concurrency: int, args, pids: dict, wo
     names = list(urls)
     runs: dict[str, list[dict]] = {name: [] for name in names}
     for r in range(args.rounds):
-        for name in names[r % len(names):] + names[: r % len(names)]:
+        for name in names[r % len(names) :] + names[: r % len(names)]:
             runs[name].append(load(urls[name], bodies[name], concurrency, args.duration, pids[name], workdir))
     out = {}
     for name, rs in runs.items():
@@ -216,18 +253,29 @@ def interleaved(urls: dict, bodies: dict, concurrency: int, args, pids: dict, wo
 # -- abuse -------------------------------------------------------------------------------------------
 ABUSE = {
     "93-byte chain": {"query": "{papers(first:100){edges{node{authors{papers{authors{papers{authors{papers{abstract}}}}}}}}}}"},
-    "100 aliases": {"query": "{" + " ".join(f"a{i}: papers(first: 100) {{ edges {{ node {{ authors {{ papers {{ id }} }} }} }} }}"
-                                           for i in range(100)) + "}"},
+    "100 aliases": {
+        "query": "{"
+        + " ".join(f"a{i}: papers(first: 100) {{ edges {{ node {{ authors {{ papers {{ id }} }} }} }} }}" for i in range(100))
+        + "}"
+    },
     "200 KB body": {"query": "{ stats { papers } }", "variables": {"pad": "x" * 200_000}},
-    "2,000-word text filter": {"query": "query($t: String!) { papers(filter: {text: $t}) { totalCount } }",
-                               "variables": {"t": " ".join(f"word{i}" for i in range(2_000))}},
+    "2,000-word text filter": {
+        "query": "query($t: String!) { papers(filter: {text: $t}) { totalCount } }",
+        "variables": {"t": " ".join(f"word{i}" for i in range(2_000))},
+    },
     # issue 34's probe (bench/heavy.py times each one alone, with /healthz beside it)
-    "network in network": {"query": "{ authors(first: 1) { edges { node { network(depth: 3) { nodes { network(depth: 3) { totalNodes } } } } } } }"},
-    "network in co-authors in network": {"query": "{ authors(first: 1) { edges { node { network(depth: 3) { nodes { coauthors { author { "
-                                                  "network(depth: 3) { totalNodes } } } } } } } } }"},
+    "network in network": {
+        "query": "{ authors(first: 1) { edges { node { network(depth: 3) { nodes { network(depth: 3) { totalNodes } } } } } } }"
+    },
+    "network in co-authors in network": {
+        "query": "{ authors(first: 1) { edges { node { network(depth: 3) { nodes { coauthors { author { "
+        "network(depth: 3) { totalNodes } } } } } } } } }"
+    },
     "a hundred networks": {"query": "{ authors(first: 100) { edges { node { network(depth: 1) { totalNodes } } } } }"},
-    "co-authors four deep": {"query": "{ authors(first: 1) { edges { node { coauthors { author { coauthors { author { coauthors { author { "
-                                      "coauthors { author { name } } } } } } } } } } } }"},
+    "co-authors four deep": {
+        "query": "{ authors(first: 1) { edges { node { coauthors { author { coauthors { author { coauthors { author { "
+        "coauthors { author { name } } } } } } } } } } } }"
+    },
 }
 
 
@@ -238,7 +286,11 @@ def abuse_while(url: str, stop: threading.Event, seen: list) -> None:
             for name, body in ABUSE.items():
                 started = time.perf_counter()
                 response = client.post(url, json=body)
-                errors = response.json().get("errors") if response.headers.get("content-type", "").startswith("application/json") else None
+                errors = (
+                    response.json().get("errors")
+                    if response.headers.get("content-type", "").startswith("application/json")
+                    else None
+                )
                 refused = response.status_code == 413 or bool(errors and not response.json().get("data"))
                 seen.append((name, response.status_code, refused, round(time.perf_counter() - started, 3)))
 
@@ -253,11 +305,21 @@ def mix_under_abuse(url: str, bodies: list[str], duration: float, pids: list[int
     finally:
         stop.set()
         abuser.join(timeout=120)
-    per_kind = {name: {"sent": sum(1 for s in seen if s[0] == name), "refused": sum(1 for s in seen if s[0] == name and s[2]),
-                       "statuses": sorted({s[1] for s in seen if s[0] == name}),
-                       "max_s": max((s[3] for s in seen if s[0] == name), default=None)} for name in ABUSE}
-    return {"alone": alone, "with_abuse": abused, "abuse": per_kind,
-            "p99_ratio": round(abused["p99_ms"] / max(alone["p99_ms"], 0.1), 2)}
+    per_kind = {
+        name: {
+            "sent": sum(1 for s in seen if s[0] == name),
+            "refused": sum(1 for s in seen if s[0] == name and s[2]),
+            "statuses": sorted({s[1] for s in seen if s[0] == name}),
+            "max_s": max((s[3] for s in seen if s[0] == name), default=None),
+        }
+        for name in ABUSE
+    }
+    return {
+        "alone": alone,
+        "with_abuse": abused,
+        "abuse": per_kind,
+        "p99_ratio": round(abused["p99_ms"] / max(alone["p99_ms"], 0.1), 2),
+    }
 
 
 # -- set-up ------------------------------------------------------------------------------------------
@@ -275,7 +337,10 @@ def prepare(args, workdir: Path) -> dict:
         for env in (neo_env, emb_env):
             started = time.perf_counter()
             kg("ingest", *files, env=env)
-            print(f"ingested into {'Neo4j' if env is neo_env else 'the embedded store'} in {time.perf_counter() - started:.0f}s", file=sys.stderr)
+            print(
+                f"ingested into {'Neo4j' if env is neo_env else 'the embedded store'} in {time.perf_counter() - started:.0f}s",
+                file=sys.stderr,
+            )
         (workdir / "loaded").write_text("ok")
     peer = workdir / "peer"
     if not (peer / "node_modules").exists():
@@ -293,6 +358,7 @@ def sample(uri: str, n: int) -> dict:
     from neo4j_support import auth_for
 
     with GraphDatabase.driver(uri, auth=auth_for(uri)) as driver:
+
         def rows(cypher: str) -> list:
             return [r[0] for r in driver.execute_query(cypher)[0]]
 
@@ -331,10 +397,16 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="load runs per server and cell, interleaved (medians reported)")
     parser.add_argument("--requests", type=int, default=50, help="varied requests per operation")
     parser.add_argument("--workers", type=int, default=1, help="`kg serve --workers N` for kg on Neo4j")
-    parser.add_argument("--embedded-workers", type=int, default=os.cpu_count() or 1,
-                        help="`kg serve --workers N` for kg embedded (default: the machine's cores; it answers in-process, "
-                             "where the other two servers also use Neo4j's threads on the other cores)")
-    parser.add_argument("--mix-duration", type=float, default=60.0, help="seconds of each c=32 mixed run (0: skip the abuse runs)")
+    parser.add_argument(
+        "--embedded-workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="`kg serve --workers N` for kg embedded (default: the machine's cores; it answers in-process, "
+        "where the other two servers also use Neo4j's threads on the other cores)",
+    )
+    parser.add_argument(
+        "--mix-duration", type=float, default=60.0, help="seconds of each c=32 mixed run (0: skip the abuse runs)"
+    )
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     if shutil.which("wrk") is None:
@@ -345,14 +417,30 @@ def main() -> None:
     procs: dict[str, subprocess.Popen] = {}
     try:
         ports = {name: free_port() for name in ("kg-neo4j", "kg-embedded", "peer")}
-        procs["kg-neo4j"] = subprocess.Popen([*KG, "serve", "--port", str(ports["kg-neo4j"]), "--workers", str(args.workers)], env=setup["neo_env"],
-                                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        procs["kg-embedded"] = subprocess.Popen([*KG, "serve", "--port", str(ports["kg-embedded"]), "--workers", str(args.embedded_workers)], env=setup["emb_env"],
-                                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        procs["peer"] = subprocess.Popen(["node", "server.mjs"], cwd=setup["peer"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                         env=os.environ | peer_env(setup["uri"]) | {"PORT": str(ports["peer"])})
-        urls = {"kg-neo4j": f"http://127.0.0.1:{ports['kg-neo4j']}/graphql", "kg-embedded": f"http://127.0.0.1:{ports['kg-embedded']}/graphql",
-                "peer": f"http://127.0.0.1:{ports['peer']}/"}
+        procs["kg-neo4j"] = subprocess.Popen(
+            [*KG, "serve", "--port", str(ports["kg-neo4j"]), "--workers", str(args.workers)],
+            env=setup["neo_env"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        procs["kg-embedded"] = subprocess.Popen(
+            [*KG, "serve", "--port", str(ports["kg-embedded"]), "--workers", str(args.embedded_workers)],
+            env=setup["emb_env"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        procs["peer"] = subprocess.Popen(
+            ["node", "server.mjs"],
+            cwd=setup["peer"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=os.environ | peer_env(setup["uri"]) | {"PORT": str(ports["peer"])},
+        )
+        urls = {
+            "kg-neo4j": f"http://127.0.0.1:{ports['kg-neo4j']}/graphql",
+            "kg-embedded": f"http://127.0.0.1:{ports['kg-embedded']}/graphql",
+            "peer": f"http://127.0.0.1:{ports['peer']}/",
+        }
         for name in ("kg-neo4j", "kg-embedded"):
             wait_http(urls[name].replace("/graphql", "/healthz"), procs[name])
         wait_http(urls["peer"], procs["peer"])
@@ -363,11 +451,15 @@ def main() -> None:
         for op in "abcde":
             for name in urls:
                 query = PEER_QUERIES[op] if name == "peer" else KG_QUERIES[op]
-                bodies[name][op] = [json.dumps({"query": query, "variables": p if name == "peer" else kg_variables(op, p)}) for p in params[op]]
+                bodies[name][op] = [
+                    json.dumps({"query": query, "variables": p if name == "peer" else kg_variables(op, p)}) for p in params[op]
+                ]
             for i in range(args.requests):
                 answers = {}
                 for name in urls:
-                    body = httpx.post(urls[name], content=bodies[name][op][i], headers={"content-type": "application/json"}, timeout=30).json()
+                    body = httpx.post(
+                        urls[name], content=bodies[name][op][i], headers={"content-type": "application/json"}, timeout=30
+                    ).json()
                     if body.get("errors"):
                         raise SystemExit(f"{name} op {op}: {body['errors']}")
                     answers[name] = (norm_peer if name == "peer" else norm_kg)(op, body["data"])
@@ -375,8 +467,11 @@ def main() -> None:
                     mismatches += 1
                     print(f"answers differ on op {op}, request {i}: {answers}", file=sys.stderr)
         print(f"answers: {5 * args.requests} requests x 3 servers, {mismatches} differing", file=sys.stderr)
-        results: dict = {"answers_differing": mismatches, "workers": {"kg-neo4j": args.workers, "kg-embedded": args.embedded_workers},
-                         "runs": {}}
+        results: dict = {
+            "answers_differing": mismatches,
+            "workers": {"kg-neo4j": args.workers, "kg-embedded": args.embedded_workers},
+            "runs": {},
+        }
         pids = {name: [procs[name].pid] + ([neo4j_pid] if name != "kg-embedded" else []) for name in urls}
         for op in "abcde":
             for concurrency in (1, 16):
@@ -410,18 +505,24 @@ def print_table(results: dict) -> None:
     for op in "abcde":
         for name in ("kg-neo4j", "peer", "kg-embedded"):
             one, many = runs[f"{op}/{name}/c1"], runs[f"{op}/{name}/c16"]
-            print(f"| {op} | {name} | {one['req_s']} | {one['p50_ms']} | {one['p99_ms']} | {many['req_s']} | {many['p50_ms']} | "
-                  f"{many['p99_ms']} | {one['errors'] + many['errors']} | {many['cpu_ms_per_req']} |")
+            print(
+                f"| {op} | {name} | {one['req_s']} | {one['p50_ms']} | {one['p99_ms']} | {many['req_s']} | {many['p50_ms']} | "
+                f"{many['p99_ms']} | {one['errors'] + many['errors']} | {many['cpu_ms_per_req']} |"
+            )
     if "mix" in results:
         print()
-        print("| server | mix c=32 req/s | errors | p99 ms | with abuse: req/s | errors | p99 ms | p99 ratio | abusive requests refused |")
+        print(
+            "| server | mix c=32 req/s | errors | p99 ms | with abuse: req/s | errors | p99 ms | p99 ratio | abusive requests refused |"
+        )
         print("|---|---|---|---|---|---|---|---|---|")
         for name, m in results["mix"].items():
             a, b = m["alone"], m["with_abuse"]
             refused = sum(k["refused"] for k in m["abuse"].values())
             sent = sum(k["sent"] for k in m["abuse"].values())
-            print(f"| {name} | {a['req_s']} | {a['errors']} | {a['p99_ms']} | {b['req_s']} | {b['errors']} | {b['p99_ms']} | "
-                  f"{m['p99_ratio']} | {refused}/{sent} |")
+            print(
+                f"| {name} | {a['req_s']} | {a['errors']} | {a['p99_ms']} | {b['req_s']} | {b['errors']} | {b['p99_ms']} | "
+                f"{m['p99_ratio']} | {refused}/{sent} |"
+            )
 
 
 if __name__ == "__main__":

@@ -39,20 +39,24 @@ DEFAULT_DATA = ROOT.parent / "shared" / "data"
 
 
 def table(rows: dict[str, dict]) -> str:
-    lines = ["| run | source | mentions | B3 P / R / F1 | shared name P / R / F1 | variants P / R / F1 |",
-             "|---|---|---:|---|---|---|"]
+    lines = [
+        "| run | source | mentions | B3 P / R / F1 | shared name P / R / F1 | variants P / R / F1 |",
+        "|---|---|---:|---|---|---|",
+    ]
     for run, scores in rows.items():
         for source, s in scores.items():
             fmt = lambda t: " / ".join(f"{x:.3f}" for x in t)
-            lines.append(f"| {run} | {source} | {s['mentions']} | {fmt(s['b3'])} | {fmt(s['shared_name'])} | {fmt(s['variants'])} |")
+            lines.append(
+                f"| {run} | {source} | {s['mentions']} | {fmt(s['b3'])} | {fmt(s['shared_name'])} | {fmt(s['variants'])} |"
+            )
     return "\n".join(lines)
 
 
 def _training(data: Path):
     """The training papers, their concepts, the pairs (X, y, venue groups), the gold mentions and the shipped threshold."""
-    from kg.authors import train as T
+    from kg.training import authors as T
     from kg.authors.assign import load_model
-    from kg.authors.training import concepts_cache, read_training_papers
+    from kg.training.author_papers import concepts_cache, read_training_papers
 
     papers = list(read_training_papers(data))
     concepts = concepts_cache(papers, Path.home() / ".cache" / "kg" / "author-train-concepts.json.gz")
@@ -60,18 +64,21 @@ def _training(data: Path):
 
 
 def run_cv(data: Path) -> dict:
-    from kg.authors import train as T
+    from kg.training import authors as T
 
     papers, concepts, (X, y, groups), (gold, written, _), threshold = _training(data)
     started = time.perf_counter()
     pred = T.cv_predictions(papers, concepts, X, y, groups, [threshold])[threshold]
-    return {"name-keyed": T.score(T.name_keyed(gold, written), gold, written),
-            "kg people (5-fold by venue)": T.score(pred, gold, written),
-            "_seconds_per_clustering": (time.perf_counter() - started) / T.FOLDS, "_threshold": threshold}
+    return {
+        "name-keyed": T.score(T.name_keyed(gold, written), gold, written),
+        "kg people (5-fold by venue)": T.score(pred, gold, written),
+        "_seconds_per_clustering": (time.perf_counter() - started) / T.FOLDS,
+        "_threshold": threshold,
+    }
 
 
 def run_alone(data: Path) -> dict:
-    from kg.authors import train as T
+    from kg.training import authors as T
     from kg.authors.assign import PairModel
 
     papers, concepts, (X, y, groups), (gold, written, group_of), threshold = _training(data)
@@ -81,11 +88,18 @@ def run_alone(data: Path) -> dict:
         m = T.fit([X[i] for i in idx], [y[i] for i in idx])
         fold_gold = {k: v for k, v in gold.items() if T.fold_of(group_of[k]) == fold}
         fold_written = {k: written[k] for k in fold_gold}
-        pred = T.cluster([p for p in papers if T.fold_of(p.venue) == fold], concepts,
-                         PairModel(m.mean, m.scale, m.coef, m.intercept, threshold))
+        pred = T.cluster(
+            [p for p in papers if T.fold_of(p.venue) == fold],
+            concepts,
+            PairModel(m.mean, m.scale, m.coef, m.intercept, threshold),
+        )
         base.append(T.score(T.name_keyed(fold_gold, fold_written), fold_gold, fold_written))
         ours.append(T.score(pred, fold_gold, fold_written))
-    return {"name-keyed (each fold alone)": _weighted(base), "kg people (each fold alone)": _weighted(ours), "_threshold": threshold}
+    return {
+        "name-keyed (each fold alone)": _weighted(base),
+        "kg people (each fold alone)": _weighted(ours),
+        "_threshold": threshold,
+    }
 
 
 def _weighted(per_fold: list[dict]) -> dict:
@@ -101,8 +115,8 @@ def _weighted(per_fold: list[dict]) -> dict:
 
 
 def run_ingest(data: Path, ids_file: Path) -> dict:
-    from kg.authors import train as T
-    from kg.authors.training import tagged_id
+    from kg.training import authors as T
+    from kg.training.author_papers import tagged_id
     from kg.config import Settings
     from kg.service import KGService
     from kg.store import open_store
@@ -129,17 +143,23 @@ def run_ingest(data: Path, ids_file: Path) -> dict:
                 node = f"paper:{pid}"
                 if node not in graph:
                     continue
-                by_position = {d["position"]: graph.nodes[u]["key"] for u, _, d in graph.in_edges(node, data=True)
-                               if d.get("type") == "AUTHORED"}
+                by_position = {
+                    d["position"]: graph.nodes[u]["key"]
+                    for u, _, d in graph.in_edges(node, data=True)
+                    if d.get("type") == "AUTHORED"
+                }
                 for position, (name, author_id) in enumerate(zip(row["authors"], row["author_ids"])):
                     tagged = tagged_id(author_id) if author_id else ""
                     if tagged and position in by_position:
                         gold[pid, position] = tagged
                         written[pid, position] = name
                         pred[pid, position] = by_position[position]
-    return {"name-keyed": T.score(T.name_keyed(gold, written), gold, written),
-            "kg ingest": T.score(pred, gold, written),
-            "_ingest_seconds": seconds, "_papers": summary.papers_added}
+    return {
+        "name-keyed": T.score(T.name_keyed(gold, written), gold, written),
+        "kg ingest": T.score(pred, gold, written),
+        "_ingest_seconds": seconds,
+        "_papers": summary.papers_added,
+    }
 
 
 def main() -> int:

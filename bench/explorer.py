@@ -33,9 +33,38 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-PREFIXES = ["s", "sa", "sam", "rob", "robot", "siegw", "graph n", "diffusion", "reinforcement le", "large language",
-            "wei", "wei l", "zhang", "transformer", "neural", "opt", "optim", "first-order", "slam", "vision",
-            "3d", "point cl", "contrastive", "federated", "bayes", "kernel", "policy gr", "causal", "yann", "hinton"]
+PREFIXES = [
+    "s",
+    "sa",
+    "sam",
+    "rob",
+    "robot",
+    "siegw",
+    "graph n",
+    "diffusion",
+    "reinforcement le",
+    "large language",
+    "wei",
+    "wei l",
+    "zhang",
+    "transformer",
+    "neural",
+    "opt",
+    "optim",
+    "first-order",
+    "slam",
+    "vision",
+    "3d",
+    "point cl",
+    "contrastive",
+    "federated",
+    "bayes",
+    "kernel",
+    "policy gr",
+    "causal",
+    "yann",
+    "hinton",
+]
 
 
 WARMED = '{ suggest(prefix: "a") { id } fieldMap { links { source } } trendingConcepts(first: 1) { score } }'
@@ -75,10 +104,14 @@ def measure(base: str, runs: int) -> dict:
             for run in range(runs + 1):  # the first load warms the server's caches, and is not counted
                 page = browser.new_page(viewport={"width": 1280, "height": 800})
                 page.goto(base + at)
-                page.wait_for_selector("body[data-ready='1']", state="attached", timeout=120_000)  # no eval: the page's CSP forbids it
+                page.wait_for_selector(
+                    "body[data-ready='1']", state="attached", timeout=120_000
+                )  # no eval: the page's CSP forbids it
                 if run:
                     ready[name].append(page.evaluate("name => performance.getEntriesByName(name)[0].startTime", f"kg-ready:{at}"))
-                drawn[name] = page.evaluate("[kgExplorer.graph ? kgExplorer.graph.order : 0, kgExplorer.graph ? kgExplorer.graph.size : 0]")
+                drawn[name] = page.evaluate(
+                    "[kgExplorer.graph ? kgExplorer.graph.order : 0, kgExplorer.graph ? kgExplorer.graph.size : 0]"
+                )
                 page.close()
         browser.close()
     trending = []
@@ -93,13 +126,30 @@ def measure(base: str, runs: int) -> dict:
         suggest.append((time.perf_counter() - started) * 1000)
     timings = ready["author"]
     return {
-        "author": top, "concept": concept, "drawn_nodes_edges": drawn["author"], "warm_up_wait_s": round(warm_s, 1),
-        "page_ready_ms": {"median": round(statistics.median(timings)), "max": round(max(timings)), "runs": [round(t) for t in timings]},
-        "pages_ready_ms": {name: {"median": round(statistics.median(t)), "max": round(max(t)), "runs": [round(x) for x in t],
-                                 "drawn_nodes_edges": drawn[name]} for name, t in ready.items()},
+        "author": top,
+        "concept": concept,
+        "drawn_nodes_edges": drawn["author"],
+        "warm_up_wait_s": round(warm_s, 1),
+        "page_ready_ms": {
+            "median": round(statistics.median(timings)),
+            "max": round(max(timings)),
+            "runs": [round(t) for t in timings],
+        },
+        "pages_ready_ms": {
+            name: {
+                "median": round(statistics.median(t)),
+                "max": round(max(t)),
+                "runs": [round(x) for x in t],
+                "drawn_nodes_edges": drawn[name],
+            }
+            for name, t in ready.items()
+        },
         "trending_ms": {"first": round(trending[0], 1), "median_after": round(statistics.median(trending[1:]), 1)},
-        "suggest_ms": {"median": round(statistics.median(suggest), 1), "p90": round(sorted(suggest)[int(0.9 * len(suggest))], 1),
-                       "max": round(max(suggest), 1)},
+        "suggest_ms": {
+            "median": round(statistics.median(suggest), 1),
+            "p90": round(sorted(suggest)[int(0.9 * len(suggest))], 1),
+            "max": round(max(suggest), 1),
+        },
     }
 
 

@@ -13,7 +13,7 @@ so both list 10 phrases, scored by the same code:
   extracted set against the set of gold entities that are not Generic.
 * ICLR 2024 author keywords (2,260 papers, the KP20k way): `kg extract` on
   title + abstract with the keywords hidden, using a ranker trained WITHOUT
-  ICLR 2024 (`python -m kg.extract.train --without iclr2024`, run here first);
+  ICLR 2024 (`python -m kg.training.concepts --without iclr2024`, run here first);
   F1 at 5 and 10 against the keywords, and recall at 10 of the keywords that
   occur in title + abstract, stemmed exact match.
 
@@ -83,7 +83,10 @@ def run_kg(docs: list[dict], model: Path | None = None) -> tuple[list[list[str]]
 
 def _per_doc(wall: float, cpu: float, n: int) -> dict:
     """Wall and CPU (user + system) milliseconds per document."""
-    return {"ms_per_doc": round(max(wall, 0.0) * 1000 / max(n, 1), 2), "cpu_ms_per_doc": round(max(cpu, 0.0) * 1000 / max(n, 1), 2)}
+    return {
+        "ms_per_doc": round(max(wall, 0.0) * 1000 / max(n, 1), 2),
+        "cpu_ms_per_doc": round(max(cpu, 0.0) * 1000 / max(n, 1), 2),
+    }
 
 
 def run_yake(docs: list[dict]) -> tuple[list[list[str]], dict]:
@@ -125,7 +128,7 @@ def score_keywords(found: list[list[str]], docs: list[dict]) -> dict:
 
 def train_without_iclr2024(data: Path, output: Path) -> None:
     subprocess.run(
-        [sys.executable, "-m", "kg.extract.train", "--data", str(data), "--without", "iclr2024", "-o", str(output)],
+        [sys.executable, "-m", "kg.training.concepts", "--data", str(data), "--without", "iclr2024", "-o", str(output)],
         check=True,
     )
 

@@ -153,8 +153,7 @@ SAMPLE_AUTHOR = """query($name: String!) { people(name: $name) { paperCount hint
 
 
 def sample_answers(base: str, paper_ids: list[str], names: list[str]) -> list:
-    return ([_post(base, SAMPLE_PAPER, {"id": i}) for i in paper_ids]
-            + [_post(base, SAMPLE_AUTHOR, {"name": n}) for n in names])
+    return [_post(base, SAMPLE_PAPER, {"id": i}) for i in paper_ids] + [_post(base, SAMPLE_AUTHOR, {"name": n}) for n in names]
 
 
 def heavy_latency(base: str, n: int = 10, runs: int = 5) -> float:
@@ -186,7 +185,9 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path, help="where stores and logs go (default: a temporary folder)")
     parser.add_argument("--stores", default="embedded,neo4j")
     parser.add_argument("--neo4j", help="Bolt URI of a throw-away Neo4j (it is wiped); default: start one")
-    parser.add_argument("--extra", type=Path, default=DATA / "papers-iclr2024.jsonl", help="the first 100 papers of it are added at the end")
+    parser.add_argument(
+        "--extra", type=Path, default=DATA / "papers-iclr2024.jsonl", help="the first 100 papers of it are added at the end"
+    )
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     work = args.workdir or Path(tempfile.mkdtemp(prefix="kg-bench-ingest-"))
@@ -198,8 +199,12 @@ def main() -> None:
 
     uri, neo4j_pid, started_here = args.neo4j, None, False
     if "neo4j" in stores and not uri:
-        out = subprocess.run([sys.executable, "-m", "kg.cli", "neo4j", "start", "--port", "7697", "--data", str(work / "neo4j")],
-                             capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(
+            [sys.executable, "-m", "kg.cli", "neo4j", "start", "--port", "7697", "--data", str(work / "neo4j")],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         uri, started_here = out.strip().splitlines()[-1], True
     if "neo4j" in stores:
         pid_file = work / "neo4j" / "kg-neo4j.pid"

@@ -84,7 +84,9 @@ def measure(rows: list[dict], k: int) -> dict:
         "papers": s.papers,
         "kg_same_area": same_area_share(kg_neighbours, area, k),
         "tfidf_same_area": same_area_share(tfidf_neighbours(rows, k), area, k),
-        "random_same_area": round(sum((sum(1 for a in area.values() if a == x) - 1) / (len(area) - 1) for x in area.values()) / len(area), 4),
+        "random_same_area": round(
+            sum((sum(1 for a in area.values() if a == x) - 1) / (len(area) - 1) for x in area.values()) / len(area), 4
+        ),
         "every_related_lists_shared_concepts": all(r.shared for rel in related for r in rel),
         "shares_concept_edges_per_paper": round(2 * s.shared_concept_edges / max(s.papers, 1), 1),
         "ingest_seconds": round(ingest_seconds, 1),
@@ -103,7 +105,9 @@ def other_venues(data: Path, k: int) -> dict[str, dict]:
         for line in handle:
             r = json.loads(line)
             if r.get("area") and r.get("abstract"):
-                venues.setdefault(r["venue"], []).append({**r, "keywords": [] if r["venue"].startswith("IJCAI") else r["keywords"]})
+                venues.setdefault(r["venue"], []).append(
+                    {**r, "keywords": [] if r["venue"].startswith("IJCAI") else r["keywords"]}
+                )
     out = {}
     print(f"{'venue':<12} {'papers':>6} {'kg':>7} {'tf-idf':>7} {'kg/tf-idf':>9}")
     for venue in sorted(v for v, rows in venues.items() if len(rows) >= 100):
@@ -116,7 +120,7 @@ def other_venues(data: Path, k: int) -> dict[str, dict]:
 def citations(data: Path, k: int = 10) -> dict:
     """kg's and tf-idf's recall@k of the development half's citation links (see the module docstring),
     kg ranked by the shipped ranker and by similarity alone."""
-    from kg.graph.train_related import citation_records
+    from kg.training.related import citation_records
 
     rows, links = citation_records(data)  # each paper with the year its arXiv id gives
     ids = [r["id"] for r in rows]
@@ -138,9 +142,9 @@ def citations(data: Path, k: int = 10) -> dict:
 
 
 def cross_validated(rows: list[dict], links: dict[str, set[str]], k: int, folds: int = 2) -> float:
-    """Recall@k of each fold's linked papers with a ranker trained without that fold (``kg.graph.train_related``):
+    """Recall@k of each fold's linked papers with a ranker trained without that fold (``kg.training.related``):
     the shipped ranker learned from these very links, so only this figure is out of sample."""
-    from kg.graph.train_related import fold_of, held_out, pools
+    from kg.training.related import fold_of, held_out, pools
 
     found = pools(rows)
     ids = [r["id"] for r in rows]
@@ -150,14 +154,17 @@ def cross_validated(rows: list[dict], links: dict[str, set[str]], k: int, folds:
             model = Path(tmp) / f"fold{f}.npz"
             held_out(found, links, f, folds).save(model)
             related = related_after_ingest(rows, k, KG_RELATED_MODEL=str(model))
-            hits += [len({r.paper_id for r in rel[:k]} & links[pid]) / len(links[pid])
-                     for pid, rel in zip(ids, related, strict=True) if pid in links and fold_of(pid, folds) == f]
+            hits += [
+                len({r.paper_id for r in rel[:k]} & links[pid]) / len(links[pid])
+                for pid, rel in zip(ids, related, strict=True)
+                if pid in links and fold_of(pid, folds) == f
+            ]
     return round(sum(hits) / len(hits), 4)
 
 
 def related_after_ingest(rows: list[dict], k: int, **settings) -> list:
     """The rows ingested into a fresh embedded store with these settings; every paper's first k related papers."""
-    from kg.graph.train_related import ingest_rows
+    from kg.training.related import ingest_rows
 
     with tempfile.TemporaryDirectory() as tmp:
         return ingest_rows(rows, Path(tmp), **settings).store.related_papers([r["id"] for r in rows], k)

@@ -42,8 +42,7 @@ def _cores(master: str) -> int:
 def run_once(path: Path, master: str, workdir: Path, env_extra: dict[str, str], output: str) -> dict:
     stages = workdir / f"stages-{_cores(master)}-{output}"
     shutil.rmtree(stages, ignore_errors=True)
-    cmd = [sys.executable, "-m", "kg.cli", "ingest", "--engine", "spark", "--master", master,
-           "--output", output, str(path)]
+    cmd = [sys.executable, "-m", "kg.cli", "ingest", "--engine", "spark", "--master", master, "--output", output, str(path)]
     if output == "parquet":
         cmd[-1:-1] = ["--stages", str(stages)]
     env = dict(__import__("os").environ, **env_extra)
@@ -54,23 +53,36 @@ def run_once(path: Path, master: str, workdir: Path, env_extra: dict[str, str], 
         raise SystemExit(f"{' '.join(cmd)} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
     papers = int(re.search(r"(\d+) papers,", done.stdout).group(1))
     print(done.stdout.strip(), flush=True)
-    return {"master": master, "cores": _cores(master), "output": output, "seconds": round(seconds, 1),
-            "papers": papers, "papers_per_s": round(papers / seconds, 2),
-            "papers_per_core_s": round(papers / seconds / _cores(master), 2), "summary": done.stdout.strip().splitlines()}
+    return {
+        "master": master,
+        "cores": _cores(master),
+        "output": output,
+        "seconds": round(seconds, 1),
+        "papers": papers,
+        "papers_per_s": round(papers / seconds, 2),
+        "papers_per_core_s": round(papers / seconds / _cores(master), 2),
+        "summary": done.stdout.strip().splitlines(),
+    }
 
 
 def projection(runs: list[dict]) -> list[dict]:
     one, two = runs[0], runs[1]
     efficiency = (two["papers_per_s"] / one["papers_per_s"]) / (two["cores"] / one["cores"])
     rate = one["papers_per_core_s"]
-    return [{"cores": n, "efficiency": round(efficiency, 2),
-             "hours": round(PROJECT_PAPERS / (rate * n * efficiency) / 3600, 2)} for n in (8, 32, 128)]
+    return [
+        {"cores": n, "efficiency": round(efficiency, 2), "hours": round(PROJECT_PAPERS / (rate * n * efficiency) / 3600, 2)}
+        for n in (8, 32, 128)
+    ]
 
 
 def _neo4j_env(workdir: Path) -> tuple[dict[str, str], Path]:
     data = workdir / "neo4j"
-    out = subprocess.run([sys.executable, "-m", "kg.cli", "neo4j", "start", "--port", "7699", "--data", str(data)],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "kg.cli", "neo4j", "start", "--port", "7699", "--data", str(data)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     uri = out.stdout.strip().splitlines()[-1]
     return {"NEO4J_URI": uri}, data
 
@@ -99,7 +111,9 @@ def main() -> None:
             subprocess.run([sys.executable, "-m", "kg.cli", "neo4j", "stop", "--data", str(data)], capture_output=True)
     print("| master | wall | papers/s | papers per core-second |\n|---|---|---|---|")
     for r in runs + ([result["neo4j_run"]] if "neo4j_run" in result else []):
-        print(f"| {r['master']} ({r['output']}) | {r['seconds']:.0f} s | {r['papers_per_s']:.1f} | {r['papers_per_core_s']:.1f} |")
+        print(
+            f"| {r['master']} ({r['output']}) | {r['seconds']:.0f} s | {r['papers_per_s']:.1f} | {r['papers_per_core_s']:.1f} |"
+        )
     if "speedup" in result:
         print(f"\nspeed-up {masters[0]} -> {masters[1]}: {result['speedup']}x")
         print("\n| cores | projected hours for 2.4 M papers |\n|---|---|")

@@ -22,8 +22,13 @@ import json
 import statistics
 import time
 
-ERAS = [("generative adversarial network", 2014), ("transformer", 2017), ("large language model", 2020),
-        ("neural radiance field", 2020), ("Gaussian splatting", 2023)]
+ERAS = [
+    ("generative adversarial network", 2014),
+    ("transformer", 2017),
+    ("large language model", 2020),
+    ("neural radiance field", 2020),
+    ("Gaussian splatting", 2023),
+]
 TOP = 20
 
 
@@ -63,12 +68,14 @@ def main() -> None:
             ranks[year] = order.index(key) + 1 if key in order else None
         top = [y for y, r in ranks.items() if r is not None and r <= TOP]
         best = min(((r, y) for y, r in ranks.items() if r is not None), default=None)
-        row = {"concept": name, "key": key, "era": era, "ranks": ranks, "first_top20": top[0] if top else None,
-               "best": best}
+        row = {"concept": name, "key": key, "era": era, "ranks": ranks, "first_top20": top[0] if top else None, "best": best}
         results["eras"].append(row)
         cells = " | ".join(str(ranks[y]) if ranks[y] is not None else "-" for y in range(era - 2, era + 4))
-        print(f"| {name} | {era} | {cells} | {row['first_top20'] or '-'} | "
-              f"{f'{best[0]} ({best[1]}-{best[1] + 1})' if best else '-'} |", flush=True)
+        print(
+            f"| {name} | {era} | {cells} | {row['first_top20'] or '-'} | "
+            f"{f'{best[0]} ({best[1]}-{best[1] + 1})' if best else '-'} |",
+            flush=True,
+        )
     print(f"trendingConcepts, default window: first call {first:.0f} ms, then median {statistics.median(kept):.2f} ms")
     service.close()
     if args.json:

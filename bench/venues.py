@@ -4,7 +4,7 @@
 
 The 2025 keywords that judge the shipped ranker come from venues such as COLM and CoRL. This
 leaves one venue with author keywords out of the training papers (the rest of
-``kg.extract.train``'s sources stay in), trains the ranker twice, with and without the title
+``kg.training.concepts``'s sources stay in), trains the ranker twice, with and without the title
 rates (``kg.extract.title_rates``), and scores both on the left-out venue's title + abstract the
 way ``bench/extraction.py`` scores ICLR 2024: F1 at 5 and recall at 10 of the keywords that occur
 in the text, stemmed exact match, 10 phrases from each system. The title-rate table counts every
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from extraction import DEFAULT_DATA, TOP, score_keywords
 
-from kg.extract import train
+from kg.training import concepts as train
 from kg.extract.pipeline import ConceptExtractor, DocumentInput
 from kg.extract.title_rates import TitleRates
 
@@ -27,7 +27,7 @@ VENUES = ("COLM 2024", "CoRL 2024")
 
 
 def kg_found(rows: list, docs: list[dict], title_rates: TitleRates | None) -> list[list[str]]:
-    """Trained as ``kg.extract.train`` trains by default, on the kept papers' examples."""
+    """Trained as ``kg.training.concepts`` trains by default, on the kept papers' examples."""
     extractor = ConceptExtractor.load(n_process=2, trained=False, title_rates=title_rates)
     extractor.ranker = train.fit(extractor, rows)
     extractor.top_n = TOP

@@ -103,7 +103,10 @@ class Cards:
         papers = self.store.papers_of_authors([found.key])[0]
         coauthors = self.store.coauthors_of([found.key])[0][:limit]
         people = self.store.authors_by_keys([c.author_key for c in coauthors])
-        named = [NamedCoauthor(c.author_key, a.name if a else c.author_key, c.joint_papers) for c, a in zip(coauthors, people, strict=True)]
+        named = [
+            NamedCoauthor(c.author_key, a.name if a else c.author_key, c.joint_papers)
+            for c, a in zip(coauthors, people, strict=True)
+        ]
         evidence = self.store.authorships_of_authors([found.key])[0][:limit]
         return AuthorCard(found, len(papers), papers[:limit], named, evidence=evidence)
 
@@ -132,5 +135,8 @@ class Cards:
             self.store.paper_counts_of_concepts([found.key])[0],
             broader.name if broader else None,
             self.service.papers_with_concept_key(found.key, 0, limit).items,
-            [NamedRelatedConcept(r.concept_key, c.name if c else r.concept_key, r.shared_papers) for r, c in zip(related, names, strict=True)],
+            [
+                NamedRelatedConcept(r.concept_key, c.name if c else r.concept_key, r.shared_papers)
+                for r, c in zip(related, names, strict=True)
+            ],
         )

@@ -42,8 +42,11 @@ class _Group(click.Group):
 
 @click.group(cls=_Group)
 @click.version_option(package_name="kg")
-@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path),
-              help="The embedded store's folder, for every command (else KG_DATA_DIR, else the per-user data folder).")
+@click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The embedded store's folder, for every command (else KG_DATA_DIR, else the per-user data folder).",
+)
 def main(data_dir: Path | None) -> None:
     """A knowledge graph of research literature."""
     # The Neo4j driver logs each connection retry; kg says once, clearly, what is wrong.
@@ -58,16 +61,36 @@ def main(data_dir: Path | None) -> None:
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("--skip-invalid", is_flag=True, help="Skip bad records (counted, written to --rejects) instead of failing.")
-@click.option("--rejects", type=click.Path(dir_okay=False), default="kg-rejects.jsonl", show_default=True,
-              help="Where --skip-invalid writes the records it skipped, with file, line and error.")
-@click.option("--engine", type=click.Choice(["local", "spark"]), default="local", show_default=True,
-              help="spark: the same ingest on Apache Spark (pip install kg[spark]), a first load into Neo4j or Parquet.")
+@click.option(
+    "--rejects",
+    type=click.Path(dir_okay=False),
+    default="kg-rejects.jsonl",
+    show_default=True,
+    help="Where --skip-invalid writes the records it skipped, with file, line and error.",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(["local", "spark"]),
+    default="local",
+    show_default=True,
+    help="spark: the same ingest on Apache Spark (pip install kg[spark]), a first load into Neo4j or Parquet.",
+)
 @click.option("--master", help="With --engine spark: the Spark master URL (default local[*], or spark-submit's).")
-@click.option("--output", type=click.Choice(["neo4j", "parquet"]), default="neo4j", show_default=True,
-              help="With --engine spark: where the graph goes.")
-@click.option("--stages", type=click.Path(file_okay=False), help="With --engine spark: keep each stage as Parquet here (and resume from it).")
-def ingest(paths: tuple[str, ...], skip_invalid: bool, rejects: str, engine: str, master: str | None,
-           output: str, stages: str | None) -> None:
+@click.option(
+    "--output",
+    type=click.Choice(["neo4j", "parquet"]),
+    default="neo4j",
+    show_default=True,
+    help="With --engine spark: where the graph goes.",
+)
+@click.option(
+    "--stages",
+    type=click.Path(file_okay=False),
+    help="With --engine spark: keep each stage as Parquet here (and resume from it).",
+)
+def ingest(
+    paths: tuple[str, ...], skip_invalid: bool, rejects: str, engine: str, master: str | None, output: str, stages: str | None
+) -> None:
     """Add paper listings (.txt) and JSON Lines records (.jsonl, .json; also .gz), files or folders."""
     if engine == "spark":
         _ingest_spark(paths, skip_invalid, master, output, stages)
@@ -113,9 +136,14 @@ def _summary_lines(summary) -> list[str]:
         f"shares-concept pairs {b.shared_concept_edges} -> {a.shared_concept_edges}",
         f"totals: {a.papers} papers, {a.authors} authors, {a.concepts} concepts, {a.research_areas} areas",
         *(f"skipped {path}: {why}" for path, why in summary.skipped_files),
-        *([f"{len(summary.differing)} listing(s) differ in title or abstract from the paper read first under their id "
-           "(kept as first read): " + ", ".join(f"{pid} ({src}:{line})" for pid, src, line in summary.differing[:5])]
-          if summary.differing else []),
+        *(
+            [
+                f"{len(summary.differing)} listing(s) differ in title or abstract from the paper read first under their id "
+                "(kept as first read): " + ", ".join(f"{pid} ({src}:{line})" for pid, src, line in summary.differing[:5])
+            ]
+            if summary.differing
+            else []
+        ),
     ]
 
 
@@ -153,8 +181,11 @@ def stats() -> None:
     finally:
         service.close()
     for field, value in (
-        ("papers", s.papers), ("authors", s.authors), ("concepts", s.concepts),
-        ("research areas", s.research_areas), ("co-author pairs", s.coauthor_edges),
+        ("papers", s.papers),
+        ("authors", s.authors),
+        ("concepts", s.concepts),
+        ("research areas", s.research_areas),
+        ("co-author pairs", s.coauthor_edges),
         ("shares-concept pairs", s.shared_concept_edges),
     ):
         click.echo(f"{field:22} {value}")
@@ -163,7 +194,9 @@ def stats() -> None:
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="Server processes (each holds the graph).")
+@click.option(
+    "--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="Server processes (each holds the graph)."
+)
 @click.option("--access-log/--no-access-log", default=False, show_default=True, help="Log a line per request.")
 def serve(host: str, port: int, workers: int, access_log: bool) -> None:
     """Serve the GraphQL API (GraphiQL at /graphql, health at /healthz)."""
@@ -182,8 +215,15 @@ def serve(host: str, port: int, workers: int, access_log: bool) -> None:
         click.echo(f"warning: {exc}; serving anyway, /healthz answers 503 until it is reachable", err=True)
     if workers > 1:  # each worker process builds its own app and store from the same settings
         service.close()
-        uvicorn.run("kg.api.app:app_from_settings", factory=True, workers=workers, host=host, port=port, log_level="info",
-                    access_log=access_log)
+        uvicorn.run(
+            "kg.api.app:app_from_settings",
+            factory=True,
+            workers=workers,
+            host=host,
+            port=port,
+            log_level="info",
+            access_log=access_log,
+        )
         return
     app = create_app(service, owns_service=True)
     prepare_to_serve(service)
@@ -205,7 +245,7 @@ def extract() -> None:
             if not isinstance(text, str) or not isinstance(title, str):
                 raise TypeError("text and title must be strings")
         except (ValueError, KeyError, TypeError) as exc:
-            raise KGError(f"<stdin>:{number}: expected {{\"id\", \"text\"}} ({exc})") from exc
+            raise KGError(f'<stdin>:{number}: expected {{"id", "text"}} ({exc})') from exc
         rows.append((obj.get("id"), text, tuple(obj.get("keywords") or ()), title))
     service = _service()
     found = service.extract([DocumentInput(text, kws, title) for _, text, kws, title in rows], _progress)

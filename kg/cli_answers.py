@@ -12,6 +12,7 @@ from dataclasses import asdict, is_dataclass
 
 import click
 
+from kg.cards import Cards
 from kg.config import get_settings
 from kg.errors import AmbiguousAuthor, KGError
 
@@ -37,8 +38,10 @@ def _with_service(fn: Callable, missing: Callable[[object], str | None] | None =
         return found
     except KGError as exc:
         if _empty(service):  # "no author named …" in a store that holds nothing: say which store, and that it is empty
-            raise KGError(f"{exc} ({service.where} holds no papers: kg ingest FILES, or choose another store with "
-                          "kg --data-dir DIR, KG_DATA_DIR or NEO4J_URI)") from exc
+            raise KGError(
+                f"{exc} ({service.where} holds no papers: kg ingest FILES, or choose another store with "
+                "kg --data-dir DIR, KG_DATA_DIR or NEO4J_URI)"
+            ) from exc
         raise
     finally:
         service.close()
@@ -86,8 +89,11 @@ def search(text: str, first: int, as_json: bool) -> None:
     """Papers whose title or abstract match TEXT, best first."""
     hits = _with_service(lambda s: s.search(text, first))
     rows = [(f"{score:.2f}", p.id, p.year or "", p.label) for p, score in hits]
-    _emit(as_json, {"query": text, "hits": [{"score": round(sc, 4), "paper": p} for p, sc in hits]},
-          [f"{len(hits)} paper(s) for {text!r}:", *_table(rows, ("score", "id", "year", "title"))])
+    _emit(
+        as_json,
+        {"query": text, "hits": [{"score": round(sc, 4), "paper": p} for p, sc in hits]},
+        [f"{len(hits)} paper(s) for {text!r}:", *_table(rows, ("score", "id", "year", "title"))],
+    )
 
 
 @click.command()
@@ -95,12 +101,15 @@ def search(text: str, first: int, as_json: bool) -> None:
 @_json_option
 def paper(paper_id: str, as_json: bool) -> None:
     """One paper: title, venue, authors, areas and key concepts."""
-    card = _with_service(lambda s: s.cards.paper_card(paper_id), lambda c: c is None and _no_paper(paper_id))
+    card = _with_service(lambda s: Cards(s).paper_card(paper_id), lambda c: c is None and _no_paper(paper_id))
     p = card.paper
-    lines = [p.title or p.label, f"  id {p.id}" + (f"  ·  {p.venue}" if p.venue else "") + (f"  ·  {p.year}" if p.year else ""),
-             "  authors: " + ", ".join(a.name for a in card.authors) + (" et al." if p.authors_truncated else ""),
-             "  areas: " + (", ".join(a.path for a in card.areas) or "(none)"),
-             "  concepts: " + ", ".join(c.name for c in card.concepts)]
+    lines = [
+        p.title or p.label,
+        f"  id {p.id}" + (f"  ·  {p.venue}" if p.venue else "") + (f"  ·  {p.year}" if p.year else ""),
+        "  authors: " + ", ".join(a.name for a in card.authors) + (" et al." if p.authors_truncated else ""),
+        "  areas: " + (", ".join(a.path for a in card.areas) or "(none)"),
+        "  concepts: " + ", ".join(c.name for c in card.concepts),
+    ]
     _emit(as_json, asdict(card), lines)
 
 
@@ -110,7 +119,7 @@ def paper(paper_id: str, as_json: bool) -> None:
 @_json_option
 def related(paper_id: str, first: int, as_json: bool) -> None:
     """Papers linked to PAPER_ID by shared concepts, strongest first, with the concepts they share."""
-    found = _with_service(lambda s: s.cards.related(paper_id, first), lambda f: f is None and _no_paper(paper_id))
+    found = _with_service(lambda s: Cards(s).related(paper_id, first), lambda f: f is None and _no_paper(paper_id))
     rows = [(f"{r.score:.2f}", r.paper.id, r.paper.label[:70], ", ".join(c.name for c in r.shared[:4])) for r in found]
     _emit(as_json, {"paper": paper_id, "related": found}, [*_table(rows, ("score", "id", "title", "shared concepts"))])
 
@@ -123,20 +132,30 @@ def author(name: str, first: int, as_json: bool) -> None:
     """A person's papers and co-authors, by id or name; everyone of that name when several people bear it;
     close matches when NAME is not exact."""
     try:
-        card = _with_service(lambda s: s.cards.author_card(name, first),
-                             lambda c: c.author is None and not as_json and _no_author(name, c.suggestions))
+        card = _with_service(
+            lambda s: Cards(s).author_card(name, first),
+            lambda c: c.author is None and not as_json and _no_author(name, c.suggestions),
+        )
     except AmbiguousAuthor as several:
-        lines = [f"{len(several.people)} people are named {name!r}; `kg author ID` shows one:",
-                 *_table([(key, hint) for key, hint in several.people], ("id", "what tells them apart"))]
+        lines = [
+            f"{len(several.people)} people are named {name!r}; `kg author ID` shows one:",
+            *_table([(key, hint) for key, hint in several.people], ("id", "what tells them apart")),
+        ]
         _emit(as_json, {"author": None, "people": [{"id": k, "hint": h} for k, h in several.people]}, lines)
         return
     if card.author is None:  # with --json: the suggestions as JSON, and exit 1
         _emit(True, {"author": None, "suggestions": [a.name for a in card.suggestions]}, [])
         raise SystemExit(1)
     a = card.author
-    lines = [f"{a.name}  ({card.paper_count} papers)  id: {a.key}", "papers:", *_table([(p.year or "", p.id, p.label[:80]) for p in card.papers], ("year", "id", "title")),
-             "co-authors:", *_table([(c.joint_papers, c.name) for c in card.coauthors], ("joint papers", "name")),
-             "why each paper is theirs:", *_table([(p, n or "", w or "") for p, n, w in card.evidence], ("paper", "as written", "why"))]
+    lines = [
+        f"{a.name}  ({card.paper_count} papers)  id: {a.key}",
+        "papers:",
+        *_table([(p.year or "", p.id, p.label[:80]) for p in card.papers], ("year", "id", "title")),
+        "co-authors:",
+        *_table([(c.joint_papers, c.name) for c in card.coauthors], ("joint papers", "name")),
+        "why each paper is theirs:",
+        *_table([(p, n or "", w or "") for p, n, w in card.evidence], ("paper", "as written", "why")),
+    ]
     _emit(as_json, asdict(card), lines)
 
 
@@ -146,12 +165,20 @@ def author(name: str, first: int, as_json: bool) -> None:
 @_json_option
 def concept(name: str, first: int, as_json: bool) -> None:
     """A concept (by name or alias): aliases, broader concept, its papers and related concepts."""
-    card = _with_service(lambda s: s.cards.concept_card(name, first), lambda c: c is None and f"no concept named {name!r}; try: kg search {name!r}")
+    card = _with_service(
+        lambda s: Cards(s).concept_card(name, first),
+        lambda c: c is None and f"no concept named {name!r}; try: kg search {name!r}",
+    )
     c = card.concept
-    lines = [f"{c.name}  ({card.paper_count} papers)", "  aliases: " + (", ".join(c.aliases) or "(none)"),
-             "  broader: " + (card.broader or "(none)"), "papers (most about it first):",
-             *_table([(p.year or "", p.id, p.label[:80]) for p in card.papers], ("year", "id", "title")),
-             "related concepts:", *_table([(r.shared_papers, r.name) for r in card.related], ("shared papers", "concept"))]
+    lines = [
+        f"{c.name}  ({card.paper_count} papers)",
+        "  aliases: " + (", ".join(c.aliases) or "(none)"),
+        "  broader: " + (card.broader or "(none)"),
+        "papers (most about it first):",
+        *_table([(p.year or "", p.id, p.label[:80]) for p in card.papers], ("year", "id", "title")),
+        "related concepts:",
+        *_table([(r.shared_papers, r.name) for r in card.related], ("shared papers", "concept")),
+    ]
     _emit(as_json, asdict(card), lines)
 
 
@@ -170,7 +197,9 @@ def path(source: str, target: str, as_json: bool) -> None:
 
 @click.command()
 @click.option("--format", "fmt", type=click.Choice(["graphml", "gexf", "json", "csv"]), default="graphml", show_default=True)
-@click.option("--output", "-o", type=click.Path(dir_okay=False), required=True, help="File to write (csv: the edges; nodes beside it).")
+@click.option(
+    "--output", "-o", type=click.Path(dir_okay=False), required=True, help="File to write (csv: the edges; nodes beside it)."
+)
 @click.option("--author", default=None, help="Only the co-author network around this author.")
 @click.option("--depth", default=1, show_default=True, type=int, help="Co-author steps from --author.")
 @click.option("--concept", default=None, help="Only this concept's papers, their authors and concepts, and the links among them.")

@@ -72,10 +72,14 @@ def neo4j_env(data: str | None) -> None:
     server = _local(7687, data)
     found = server.running()
     if found is None:
-        raise click.ClickException(f"Neo4j is not running on data folder {server.data_dir}; start it with "
-                                   f"`kg neo4j start --data {server.data_dir}`")
+        raise click.ClickException(
+            f"Neo4j is not running on data folder {server.data_dir}; start it with `kg neo4j start --data {server.data_dir}`"
+        )
     if not server.password_file.exists():
         raise click.ClickException(f"{server.password_file} is missing; restart the server with `kg neo4j start` to make one")
-    for name, value in (("NEO4J_URI", f"bolt://127.0.0.1:{found[1]}"), ("NEO4J_USERNAME", USERNAME),
-                        ("NEO4J_PASSWORD", server.password())):
+    for name, value in (
+        ("NEO4J_URI", f"bolt://127.0.0.1:{found[1]}"),
+        ("NEO4J_USERNAME", USERNAME),
+        ("NEO4J_PASSWORD", server.password()),
+    ):
         click.echo(f"export {name}={shlex.quote(value)}")

@@ -26,14 +26,26 @@ def authors() -> None:
 def merge(keep: str, other: str, as_json: bool) -> None:
     """OTHER is KEEP: OTHER's papers join KEEP, whose id survives; OTHER's id then means KEEP."""
     record = _with_service(lambda s: s.merge_authors(keep, other))
-    _emit(as_json, record, [f"merged {record['other']} into {record['keep']}: {record['papers']} paper(s) moved; "
-                            f"{record['other']} now resolves to {record['keep']}"])
+    _emit(
+        as_json,
+        record,
+        [
+            f"merged {record['other']} into {record['keep']}: {record['papers']} paper(s) moved; "
+            f"{record['other']} now resolves to {record['keep']}"
+        ],
+    )
 
 
 @authors.command()
 @click.argument("author_id")
-@click.option("--papers", "-p", "papers", multiple=True, required=True,
-              help="A paper id to move to the new person (repeat, or separate ids with spaces or commas).")
+@click.option(
+    "--papers",
+    "-p",
+    "papers",
+    multiple=True,
+    required=True,
+    help="A paper id to move to the new person (repeat, or separate ids with spaces or commas).",
+)
 @_json_option
 def split(author_id: str, papers: tuple[str, ...], as_json: bool) -> None:
     """AUTHOR_ID's papers given by --papers are someone else's: they move to a new person."""
@@ -47,6 +59,14 @@ def split(author_id: str, papers: tuple[str, ...], as_json: bool) -> None:
 def corrections(as_json: bool) -> None:
     """Every correction made in this store, oldest first."""
     found = _with_service(lambda s: s.corrections())
-    rows = [(r["at"][:19], r["kind"], r.get("keep") or r.get("from"), r.get("other") or r.get("to"),
-             r["papers"] if isinstance(r["papers"], int) else len(r["papers"])) for r in found]
+    rows = [
+        (
+            r["at"][:19],
+            r["kind"],
+            r.get("keep") or r.get("from"),
+            r.get("other") or r.get("to"),
+            r["papers"] if isinstance(r["papers"], int) else len(r["papers"]),
+        )
+        for r in found
+    ]
     _emit(as_json, {"corrections": found}, _table(rows, ("when (UTC)", "kind", "id", "other id", "papers")))

@@ -33,9 +33,22 @@ def trends(since, until, area, venue, min_papers: int, first: int, as_json: bool
         lines = ["  no years known: the papers carry none"]
     else:
         venues = "every paper" if report.venues is None else f"{len(report.venues)} venue(s) with papers in both"
-        lines = [f"{report.since}-{report.until} ({report.papers} papers) against {report.earlier_from}-{report.earlier_to} "
-                 f"({report.earlier_papers} papers), {venues}:"]
-        lines += _table([(names.get(t.concept_key, t.concept_key), f"{t.score:.1f}", t.papers, f"{t.share:.2%}",
-                          t.earlier_papers, f"{t.earlier_share:.2%}") for t in report.trends],
-                        ("concept", "score", "papers", "share", "before", "share before"))
+        lines = [
+            f"{report.since}-{report.until} ({report.papers} papers) against {report.earlier_from}-{report.earlier_to} "
+            f"({report.earlier_papers} papers), {venues}:"
+        ]
+        lines += _table(
+            [
+                (
+                    names.get(t.concept_key, t.concept_key),
+                    f"{t.score:.1f}",
+                    t.papers,
+                    f"{t.share:.2%}",
+                    t.earlier_papers,
+                    f"{t.earlier_share:.2%}",
+                )
+                for t in report.trends
+            ],
+            ("concept", "score", "papers", "share", "before", "share before"),
+        )
     _emit(as_json, {"trends": report, "names": names}, lines)

@@ -62,8 +62,10 @@ class AmbiguousAuthor(InvalidArgument):
         self.people = people  # (id, description)
         listed = "; ".join(f"{key!r} ({hint})" for key, hint in people[:10])
         more = f" and {len(people) - 10} more" if len(people) > 10 else ""
-        super().__init__(f"{len(people)} people are named {name!r}: {listed}{more}. Ask for one by its id "
-                         "(GraphQL author(id:), kg author ID), or list them all (people(name:), kg author NAME)")
+        super().__init__(
+            f"{len(people)} people are named {name!r}: {listed}{more}. Ask for one by its id "
+            "(GraphQL author(id:), kg author ID), or list them all (people(name:), kg author NAME)"
+        )
 
 
 class ServerError(KGError):

@@ -80,7 +80,9 @@ def _paper_edges(store: Store, g: nx.DiGraph, ids: Sequence[str], *, related_wit
             for r in related:
                 other = r.paper_id
                 if (related_within is None or other in related_within) and pid < other:
-                    g.add_edge(f"paper:{pid}", f"paper:{other}", type="SHARES_CONCEPT", weight=r.score, concepts="; ".join(r.shared))
+                    g.add_edge(
+                        f"paper:{pid}", f"paper:{other}", type="SHARES_CONCEPT", weight=r.score, concepts="; ".join(r.shared)
+                    )
 
 
 def _coauthor_edges(store: Store, g: nx.DiGraph, keys: Sequence[str], within: set[str] | None = None) -> None:

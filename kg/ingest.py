@@ -16,7 +16,8 @@ from kg.authors.assign import Assigner, People
 from kg.authors.stage import assign_in_order, batch_mentions, people_of, rewrite
 from kg.config import Settings
 from kg.errors import ReaderError
-from kg.graph.build import build_batch, merge_records, same_text
+from kg.graph.build import same_text
+from kg.graph.chunk import build_chunk
 from kg.graph.rerank import related_ranker
 from kg.graph.shares import mention_weights, shared_concept_edges
 from kg.models import SourceRecord, Stats
@@ -46,7 +47,6 @@ class IngestSummary:
     differing: list = field(default_factory=list)  # (paper id, file, line) of listings that differ from the paper kept
 
 
-
 def _ignore(error, text) -> None:
     """Bad records met again on the second, streaming read: the first read already reported them."""
 
@@ -69,14 +69,20 @@ def no_progress(items: Iterable, total: int, label: str) -> Iterable:
 class Ingest:
     """One ingest into one store, with the service's settings and extractor."""
 
-    def __init__(self, store: Store, settings: Settings,
-                 extract: Callable[[Sequence["DocumentInput"], Progress], list[list["ExtractedConcept"]]]) -> None:
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        extract: Callable[[Sequence["DocumentInput"], Progress], list[list["ExtractedConcept"]]],
+    ) -> None:
         self.store = store
         self.settings = settings
         self.extract = extract
         self._fresh_run()
 
-    def run(self, paths: Sequence[str | Path], *, progress: Progress = no_progress, on_error: OnError | None = None) -> IngestSummary:
+    def run(
+        self, paths: Sequence[str | Path], *, progress: Progress = no_progress, on_error: OnError | None = None
+    ) -> IngestSummary:
         """Add the papers of files or folders to the graph: incremental, idempotent, resumable.
 
         Every record is read and checked first, so a bad record fails the ingest
@@ -124,7 +130,9 @@ class Ingest:
             before=before,
             after=self.store.stats(),
             seconds=time.perf_counter() - started,
-            people_seconds=self._people_seconds, skipped_files=skipped, differing=self._differing,
+            people_seconds=self._people_seconds,
+            skipped_files=skipped,
+            differing=self._differing,
         )
 
     def _fresh_run(self, on_error: OnError | None = None) -> None:
@@ -136,28 +144,21 @@ class Ingest:
 
     def _chunk(self, records: list[SourceRecord], papers_before: int, progress: Progress) -> tuple[int, int, int]:
         """One all-or-nothing write: (papers added, papers already present, repeated listings merged)."""
-        from kg.extract.pipeline import DocumentInput
-        from kg.extract.topics import paper_topics
-
-        merged = merge_records(records)
-        existing = self.store.existing_papers([m.id for m in merged])
-        new = [m for m in merged if m.id not in existing]
-        self._note_differing(merged, existing)
-        documents = [DocumentInput(m.record.abstract, tuple(m.keywords), m.record.title or "") for m in new]
-        found = self.extract(documents, progress) if documents else []
-        batch = build_batch(
-            merged,
-            {m.id: c for m, c in zip(new, found, strict=True)},
-            new_ids={m.id for m in new},
+        chunk = build_chunk(
+            records,
+            self.store.existing_papers,
+            lambda documents, _: self.extract(documents, progress),
             max_coauthor_byline=self.settings.max_coauthor_byline,
-        )  # keyed by name; the people stage resolves source ids and keys the batch by person
-        batch.set_topics(paper_topics(batch.papers))
+        )
+        existing = chunk.known
+        self._note_differing(chunk.merged, existing)
+        batch = chunk.batch
         self._assign_people(batch)
-        self._link_new_papers(batch, papers_before + len(new))
+        self._link_new_papers(batch, papers_before + len(chunk.new))
         if batch.papers or batch.in_area:  # an empty file writes nothing
             self.store.apply(batch)
             self._signatures.update((p.id, p.topic) for p in batch.papers if p.topic)
-        return len(new), len(existing), len(records) - len(merged)
+        return len(chunk.new), len(existing), len(records) - len(chunk.merged)
 
     def _note_differing(self, merged, existing: set[str]) -> None:
         """Listings whose id names a paper with another title or abstract (kept as first read): counted, named in
@@ -168,8 +169,15 @@ class Ingest:
             for record in ([m.record] if old is not None and not same_text(m.record, old) else []) + m.differing:
                 self._differing.append((m.id, record.source, record.line))
                 if self._on_error is not None:
-                    self._on_error(ReaderError(record.source, record.line, f"paper {m.id} is already read with another "
-                                               "title or abstract: the first is kept, this listing is not"), "")
+                    self._on_error(
+                        ReaderError(
+                            record.source,
+                            record.line,
+                            f"paper {m.id} is already read with another "
+                            "title or abstract: the first is kept, this listing is not",
+                        ),
+                        "",
+                    )
 
     def _assign_people(self, batch) -> None:
         """The people stage (``kg.authors``): each new byline name becomes a known person or a new one."""
@@ -195,7 +203,13 @@ class Ingest:
             return {**{i: self._signatures[i] for i in ids if i in self._signatures}, **mine}
 
         batch.shared, norms, stats = shared_concept_edges(
-            touched, index, n_papers, per_paper=self.settings.related_per_paper, topics_of=topics_of,
-            years={p.id: p.year for p in batch.papers}, ranker=related_ranker(self.settings))
+            touched,
+            index,
+            n_papers,
+            per_paper=self.settings.related_per_paper,
+            topics_of=topics_of,
+            years={p.id: p.year for p in batch.papers},
+            ranker=related_ranker(self.settings),
+        )
         batch.set_concept_norms(norms)
         batch.set_link_stats(stats)

@@ -107,16 +107,28 @@ class Overview:
     def timelines(self, kind: str, keys: list[str]) -> list[list[YearCount]]:
         """Papers per year of each author or concept; a concept's also as a share of that year's papers."""
         totals = self.year_totals() if kind == "concept" else {}
-        return [[YearCount(y, n, n / totals[y] if totals.get(y) else None) for y, n in years]
-                for years in self.store.paper_years(kind, keys)]
+        return [
+            [YearCount(y, n, n / totals[y] if totals.get(y) else None) for y, n in years]
+            for years in self.store.paper_years(kind, keys)
+        ]
 
-    def trending(self, *, since: int | None = None, until: int | None = None, area: str | None = None,
-                 venue: str | None = None, first: int = 20, min_papers: int = 3) -> Trends:
+    def trending(
+        self,
+        *,
+        since: int | None = None,
+        until: int | None = None,
+        area: str | None = None,
+        venue: str | None = None,
+        first: int = 20,
+        min_papers: int = 3,
+    ) -> Trends:
         """The concepts whose share of papers grew most from the window before to ``since``–``until``."""
         if since is not None and until is not None and since > until:
             raise InvalidArgument(f"since ({since}) is after until ({until})")
-        return self._memo(("trends", since, until, area, venue, first, min_papers),
-                          lambda: self._trending(since, until, area, venue, first, min_papers))
+        return self._memo(
+            ("trends", since, until, area, venue, first, min_papers),
+            lambda: self._trending(since, until, area, venue, first, min_papers),
+        )
 
     def _trending(self, since, until, area, venue, first, min_papers) -> Trends:
         years = sorted(self.store.paper_facets(PaperFilter(area=area, venue=venue)).years)
@@ -130,8 +142,17 @@ class Overview:
         venues, series = self._stable_venues(recent, earlier)
         n_r, recent_counts = self.store.concept_counts(recent, venues)
         n_e, earlier_counts = self.store.concept_counts(earlier, venues)
-        trends = [] if not n_e else [t for key, y_r in recent_counts.items() if y_r >= min_papers
-                  for t in [_log_odds(key, y_r, n_r, earlier_counts.get(key, 0), n_e)] if t.score > 0]
+        trends = (
+            []
+            if not n_e
+            else [
+                t
+                for key, y_r in recent_counts.items()
+                if y_r >= min_papers
+                for t in [_log_odds(key, y_r, n_r, earlier_counts.get(key, 0), n_e)]
+                if t.score > 0
+            ]
+        )
         trends.sort(key=lambda t: (-t.score, t.concept_key))
         return Trends(since, until, since - span, since - 1, series, n_r, n_e, trends[:first])
 
@@ -165,8 +186,13 @@ class Overview:
         g = nx.Graph()
         g.add_nodes_from(keys)
         g.add_weighted_edges_from((a, b, w) for (a, b), w in sorted(weights.items()))
-        communities = sorted((sorted(c) for c in nx.community.louvain_communities(g, weight="weight", seed=7)),
-                             key=lambda c: (-len(c), c[0])) if keys else []
+        communities = (
+            sorted(
+                (sorted(c) for c in nx.community.louvain_communities(g, weight="weight", seed=7)), key=lambda c: (-len(c), c[0])
+            )
+            if keys
+            else []
+        )
         of = {k: i for i, members in enumerate(communities) for k in members}
         return FieldMap([(k, n, of[k]) for k, n in zip(keys, counts)], [(a, b, w) for (a, b), w in sorted(weights.items())])
 
@@ -195,6 +221,8 @@ class Overview:
 def _log_odds(key: str, y_r: int, n_r: int, y_e: int, n_e: int) -> Trend:
     a0 = PRIOR_SHARE * (n_r + n_e) / 2
     alpha = a0 * (y_r + y_e) / max(n_r + n_e, 1)
-    delta = (math.log((y_r + alpha) / max(n_r + a0 - y_r - alpha, 0.5)) - math.log((y_e + alpha) / max(n_e + a0 - y_e - alpha, 0.5)))
+    delta = math.log((y_r + alpha) / max(n_r + a0 - y_r - alpha, 0.5)) - math.log(
+        (y_e + alpha) / max(n_e + a0 - y_e - alpha, 0.5)
+    )
     score = delta / math.sqrt(1 / (y_r + alpha) + 1 / (y_e + alpha))
     return Trend(key, round(score, 4), y_r, y_e, y_r / n_r if n_r else 0.0, y_e / n_e if n_e else 0.0)

@@ -14,7 +14,6 @@ from kg.authors.lookup import PersonHint, hints, people_named, person_hints, res
 from kg.errors import AmbiguousAuthor, InvalidArgument
 from kg.extract.abbreviations import keyword_parts
 from kg.extract.normalize import phrase_key
-from kg.cards import Cards
 from kg.graph.algorithms import NetworkView, network_view
 from kg.graph.build import GraphBatch
 from kg.graph.identity import author_key
@@ -65,7 +64,6 @@ class KGService:
         self.store = store
         self.settings = settings
         self._extractor = extractor
-        self.cards = Cards(self)  # the CLI's answers: one thing with its surroundings
         self.overview = Overview(store)  # the field map, papers over time, rising concepts
 
     def close(self) -> None:
@@ -80,7 +78,11 @@ class KGService:
     def where(self) -> str:
         """Which store this is, in words (``the embedded store at /path``, ``Neo4j at bolt://… (database neo4j)``)."""
         s = self.settings
-        return f"Neo4j at {s.neo4j_uri} (database {s.neo4j_database})" if self.kind == "neo4j" else f"the embedded store at {s.data_dir.resolve()}"
+        return (
+            f"Neo4j at {s.neo4j_uri} (database {s.neo4j_database})"
+            if self.kind == "neo4j"
+            else f"the embedded store at {s.data_dir.resolve()}"
+        )
 
     @property
     def batched_reads(self) -> BatchedReads:
@@ -131,7 +133,9 @@ class KGService:
     def extract(self, documents: Sequence["DocumentInput"], progress: Progress = no_progress) -> list[list["ExtractedConcept"]]:
         return self.extractor.extract(documents, progress=progress)
 
-    def ingest(self, paths: Sequence[str | Path], *, progress: Progress = no_progress, on_error: OnError | None = None) -> IngestSummary:
+    def ingest(
+        self, paths: Sequence[str | Path], *, progress: Progress = no_progress, on_error: OnError | None = None
+    ) -> IngestSummary:
         """Add the papers of files or folders to the graph: incremental, idempotent, resumable (see ``kg.ingest``)."""
         return Ingest(self.store, self.settings, self.extract).run(paths, progress=progress, on_error=on_error)
 

@@ -33,7 +33,9 @@ def page_paths(base: str) -> dict[str, str]:
 
     query = "{ concepts(first: 1) { edges { node { id } } } authors(first: 1) { edges { node { id } } } papers(first: 1) { edges { node { id } } } }"
     data = httpx.post(f"{base}/graphql", json={"query": query}, timeout=60).json()["data"]
-    return {name: "/" if kind is None else f"/{name}/{quote(data[kind]['edges'][0]['node']['id'])}" for name, kind in PAGES.items()}
+    return {
+        name: "/" if kind is None else f"/{name}/{quote(data[kind]['edges'][0]['node']['id'])}" for name, kind in PAGES.items()
+    }
 
 
 def shoot(base: str, out: Path) -> dict:
@@ -48,8 +50,12 @@ def shoot(base: str, out: Path) -> dict:
             page.goto(base + path)
             page.wait_for_selector("body[data-ready='1']", state="attached", timeout=60_000)  # no eval: the page's CSP forbids it
             page.screenshot(path=str(out / f"explorer-{name}.png"))
-            shown[name] = {"path": path, **page.evaluate(
-                "({ nodes: kgExplorer.graph.order, edges: kgExplorer.graph.size, labels: [...kgExplorer.labelled].sort() })")}
+            shown[name] = {
+                "path": path,
+                **page.evaluate(
+                    "({ nodes: kgExplorer.graph.order, edges: kgExplorer.graph.size, labels: [...kgExplorer.labelled].sort() })"
+                ),
+            }
         browser.close()
     return shown
 

@@ -9,8 +9,16 @@ from kg.models import Author, Concept, Institution, Paper, ResearchArea
 def contract_batch() -> GraphBatch:
     """A small graph whose every answer is known by hand."""
     papers = [
-        Paper("p1", "Fast Xray Methods", "Fast Xray Methods", "We study xray methods for games.", "V", 2024, citations=10,
-              topic="f38C"),
+        Paper(
+            "p1",
+            "Fast Xray Methods",
+            "Fast Xray Methods",
+            "We study xray methods for games.",
+            "V",
+            2024,
+            citations=10,
+            topic="f38C",
+        ),
         Paper("p2", None, "Games with zebras.", "Games with zebras. Xray methods help.", None, None),
         Paper("p3", "Robots", "Robots", "Zebra robots walk.", "V", 2023, concept_norm=0.5, citations=50),
         Paper("p4", None, "Whales sing.", "Whales sing.", "W", 2023, True, citations=0),
@@ -33,11 +41,30 @@ def contract_batch() -> GraphBatch:
     batch = GraphBatch(
         papers=papers,
         authors=authors,
-        authored=[("ann lee", "p1", 0), ("bo chen", "p1", 1), ("cy dee", "p2", 0), ("bo chen", "p2", 1), ("cy dee", "p3", 0), ("di eve", "p4", 0)],
+        authored=[
+            ("ann lee", "p1", 0),
+            ("bo chen", "p1", 1),
+            ("cy dee", "p2", 0),
+            ("bo chen", "p2", 1),
+            ("cy dee", "p3", 0),
+            ("di eve", "p4", 0),
+        ],
         areas=areas,
-        in_area=[("p1", "Theory · Optimization"), ("p2", "Theory · Game Theory"), ("p1", "Theory · Game Theory"), ("p3", "Applications · Robotics")],
+        in_area=[
+            ("p1", "Theory · Optimization"),
+            ("p2", "Theory · Game Theory"),
+            ("p1", "Theory · Game Theory"),
+            ("p3", "Applications · Robotics"),
+        ],
         concepts=concepts,
-        mentions=[("p1", "xray method", 2.0), ("p1", "yak", 0.5), ("p2", "xray method", 1.0), ("p2", "zebra", 1.2), ("p3", "zebra", 1.5), ("p4", "whale song", 1.0)],
+        mentions=[
+            ("p1", "xray method", 2.0),
+            ("p1", "yak", 0.5),
+            ("p2", "xray method", 1.0),
+            ("p2", "zebra", 1.2),
+            ("p3", "zebra", 1.5),
+            ("p4", "whale song", 1.0),
+        ],
         broader=[("xray method", "method family")],
         coauthor_increments={("ann lee", "bo chen"): 1, ("bo chen", "cy dee"): 1},
         shared={("p1", "p2"): (1.5, ("xray method",)), ("p2", "p3"): (1.2, ("zebra",))},

@@ -47,8 +47,12 @@ def kg_serving(env_overrides: dict[str, str], *args: str, timeout: float = 60) -
     env = dict(os.environ, **env_overrides)
     if "NEO4J_URI" not in env_overrides:
         env.pop("NEO4J_URI", None)
-    proc = subprocess.Popen([sys.executable, "-m", "kg.cli", "serve", "--port", str(port), *args], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kg.cli", "serve", "--port", str(port), *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + timeout
@@ -67,7 +71,9 @@ def kg_serving(env_overrides: dict[str, str], *args: str, timeout: float = 60) -
         proc.wait(timeout=10)
 
 
-def first_answer(url: str, proc: subprocess.Popen, *, timeout: float, output=lambda proc: proc.stdout.read().decode(), pause: float = 0.3):
+def first_answer(
+    url: str, proc: subprocess.Popen, *, timeout: float, output=lambda proc: proc.stdout.read().decode(), pause: float = 0.3
+):
     """The first HTTP answer at ``url`` from a server ``proc`` is starting (any status); fails if it exits or times out."""
     import httpx
 
@@ -94,8 +100,13 @@ def write_jsonl(path, rows, *, raw_lines=()):
 
 def paper(i, **fields):
     """A small synthetic record; every one has 'Shared Person' on its byline."""
-    row = {"id": f"p{i}", "title": f"Paper {i} on graph neural networks", "authors": [f"Author {i}", "Shared Person"],
-           "abstract": f"We study graph neural networks for molecule number {i}. Message passing helps.", "keywords": []}
+    row = {
+        "id": f"p{i}",
+        "title": f"Paper {i} on graph neural networks",
+        "authors": [f"Author {i}", "Shared Person"],
+        "abstract": f"We study graph neural networks for molecule number {i}. Message passing helps.",
+        "keywords": [],
+    }
     return row | fields
 
 
@@ -114,8 +125,11 @@ def shared_edges(store) -> dict:
     if hasattr(store, "driver"):
         return {(r["p"], r["q"]): (r["score"], tuple(r["concepts"])) for r in _cypher(store, ALL_SHARED)}
     g = store.graph
-    return {(g.nodes[u]["id"], g.nodes[v]["id"]): (d["score"], tuple(d["concepts"]))
-            for u, v, d in g.edges(data=True) if d["type"] == "SHARES_CONCEPT"}
+    return {
+        (g.nodes[u]["id"], g.nodes[v]["id"]): (d["score"], tuple(d["concepts"]))
+        for u, v, d in g.edges(data=True)
+        if d["type"] == "SHARES_CONCEPT"
+    }
 
 
 def concept_postings(store) -> dict:
@@ -123,8 +137,11 @@ def concept_postings(store) -> dict:
     if hasattr(store, "driver"):
         return {r["id"]: list(r["keys"]) for r in _cypher(store, CONCEPT_POSTINGS)}
     g = store.graph
-    return {d["id"]: [g.nodes[m]["key"] for m, e in g.succ[n].items() if e["type"] == "MENTIONS"]
-            for n, d in g.nodes(data=True) if d["kind"] == "paper"}
+    return {
+        d["id"]: [g.nodes[m]["key"] for m, e in g.succ[n].items() if e["type"] == "MENTIONS"]
+        for n, d in g.nodes(data=True)
+        if d["kind"] == "paper"
+    }
 
 
 class GraphQLClient:

@@ -26,5 +26,6 @@ def rising_batch() -> GraphBatch:
                 authored.append(("bo", pid, 0))
                 mentions.append((pid, "robot", 1.0))
     concepts = [Concept(k, k) for k in ("steady", "rising", "robot")]
-    return GraphBatch(papers=papers, authors=[Author("ann", "Ann"), Author("bo", "Bo")], authored=authored,
-                      concepts=concepts, mentions=mentions)
+    return GraphBatch(
+        papers=papers, authors=[Author("ann", "Ann"), Author("bo", "Bo")], authored=authored, concepts=concepts, mentions=mentions
+    )

@@ -37,11 +37,22 @@ def test_the_quickstart_serves_on_debians_python(clone):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "PYTHON", "NEO4J_", "KG_"))}
     env |= {"PYTHON": DEBIAN_PYTHON, "PATH": "/usr/bin:/bin"}
     log = (clone.parent / "quickstart.log").open("wb")
-    proc = subprocess.Popen(["bash", "scripts/quickstart.sh", "--port", str(port)], cwd=clone, env=env, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        ["bash", "scripts/quickstart.sh", "--port", str(port)],
+        cwd=clone,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     try:
-        health = first_answer(f"http://127.0.0.1:{port}/healthz", proc, timeout=600,
-                              output=lambda _: (clone.parent / "quickstart.log").read_text(), pause=1)
+        health = first_answer(
+            f"http://127.0.0.1:{port}/healthz",
+            proc,
+            timeout=600,
+            output=lambda _: (clone.parent / "quickstart.log").read_text(),
+            pause=1,
+        )
         assert health.status_code == 200
         venv_python = (clone / ".venv" / "bin" / "python").resolve()
         assert str(venv_python).startswith("/usr/bin/python3")  # the venv is Debian's own interpreter
@@ -64,7 +75,9 @@ def test_the_quickstart_checks_its_port_before_installing_anything(clone):
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        done = subprocess.run(["bash", "scripts/quickstart.sh", "--port", str(port)], cwd=clone, capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            ["bash", "scripts/quickstart.sh", "--port", str(port)], cwd=clone, capture_output=True, text=True, timeout=60
+        )
     assert done.returncode == 1 and f"port {port} is in use" in done.stderr
     assert not (clone / ".venv").exists()  # nothing was installed
 
@@ -74,16 +87,25 @@ def test_pipx_install_runs_outside_the_checkout(clone, tmp_path):
     need(os.access(pipx, os.X_OK), "pipx is missing (it is a dev extra)")
     env = dict(os.environ, PIPX_HOME=str(tmp_path / "pipx"), PIPX_BIN_DIR=str(tmp_path / "bin"))
     env.pop("VIRTUAL_ENV", None)
-    done = subprocess.run([pipx, "install", "--python", sys.executable, str(clone)], env=env, capture_output=True, text=True, timeout=900)
+    done = subprocess.run(
+        [pipx, "install", "--python", sys.executable, str(clone)], env=env, capture_output=True, text=True, timeout=900
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     away = tmp_path / "elsewhere"
     away.mkdir()
     kg = str(tmp_path / "bin" / "kg")
     assert subprocess.run([kg, "--help"], cwd=away, capture_output=True, text=True, timeout=120).returncode == 0
     where = subprocess.run(
-        [str(tmp_path / "pipx" / "venvs" / "kg" / "bin" / "python"), "-c",
-         "from kg.store.neo4j.migrate import default_migrations_dir, load_migrations; d = default_migrations_dir(); print(d, len(load_migrations(d)))"],
-        cwd=away, capture_output=True, text=True, timeout=120, env={k: v for k, v in env.items() if not k.startswith("KG_")},
+        [
+            str(tmp_path / "pipx" / "venvs" / "kg" / "bin" / "python"),
+            "-c",
+            "from kg.store.neo4j.migrate import default_migrations_dir, load_migrations; d = default_migrations_dir(); print(d, len(load_migrations(d)))",
+        ],
+        cwd=away,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={k: v for k, v in env.items() if not k.startswith("KG_")},
     )
     assert where.returncode == 0, where.stderr
     folder, count = where.stdout.split()
@@ -100,8 +122,12 @@ def test_pipx_install_runs_outside_the_checkout(clone, tmp_path):
 def test_the_compose_file_follows_the_compose_specification():
     checker = shutil.which("check-jsonschema") or str(ROOT / ".venv" / "bin" / "check-jsonschema")
     need(os.access(checker, os.X_OK), "check-jsonschema is missing (it is a dev extra)")
-    done = subprocess.run([checker, "--builtin-schema", "vendor.compose-spec", str(ROOT / "docker-compose.yml")],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [checker, "--builtin-schema", "vendor.compose-spec", str(ROOT / "docker-compose.yml")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     text = (ROOT / "docker-compose.yml").read_text()
     assert "image: neo4j:5.26.0-community" in text and text.count("restart: unless-stopped") == 2

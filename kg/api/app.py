@@ -40,7 +40,9 @@ def create_app(service: KGService, *, owns_service: bool = False, plans: bool = 
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.tree = service.async_tree_reads() if plans else None  # opened in the loop that serves
         # How long the store's lists run, for the cost limit: measured beside serving (LIST_SIZE until then).
-        app.state.lists = threading.Thread(target=_measure_lists, args=(service, schema.list_lengths), daemon=True, name="kg-lists")
+        app.state.lists = threading.Thread(
+            target=_measure_lists, args=(service, schema.list_lengths), daemon=True, name="kg-lists"
+        )
         app.state.lists.start()
         try:
             yield
@@ -59,8 +61,13 @@ def create_app(service: KGService, *, owns_service: bool = False, plans: bool = 
 
     graphql = KGGraphQL(schema, context_getter=get_context, graphql_ide="graphiql")
     app.add_middleware(PagePolicy, policy=page_policy(re.findall(r"<script>(.*?)</script>", graphql.graphql_ide_html, re.S)))
-    app.add_middleware(FairShare, concurrency=settings.client_concurrency, heavy_seconds=settings.client_heavy_seconds,
-                       light_seconds=settings.light_request_seconds, api_keys=frozenset(settings.api_keys))
+    app.add_middleware(
+        FairShare,
+        concurrency=settings.client_concurrency,
+        heavy_seconds=settings.client_heavy_seconds,
+        light_seconds=settings.light_request_seconds,
+        api_keys=frozenset(settings.api_keys),
+    )
     app.add_middleware(RequestGuard, max_body_bytes=settings.max_body_bytes)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_hosts)
     app.add_route("/graphql", graphql, methods=["GET", "POST"])

@@ -62,8 +62,16 @@ class _Client:
 class FairShare:
     """Pure ASGI middleware in front of ``/graphql`` (see the module docstring)."""
 
-    def __init__(self, app: ASGIApp, *, concurrency: int, heavy_seconds: float, light_seconds: float,
-                 api_keys: frozenset[str] = frozenset(), clock=time.monotonic) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        concurrency: int,
+        heavy_seconds: float,
+        light_seconds: float,
+        api_keys: frozenset[str] = frozenset(),
+        clock=time.monotonic,
+    ) -> None:
         self.app = app
         self.concurrency = concurrency
         self.capacity = heavy_seconds
@@ -81,15 +89,23 @@ class FairShare:
         if key is not None and self.api_keys and key.decode("latin-1") not in self.api_keys:
             await _refuse(send, 401, "unknown API key (X-API-Key): use one of KG_API_KEYS, or none")
             return
-        who = f"key:{key.decode('latin-1')}" if key is not None and self.api_keys else f"address:{(scope.get('client') or ('?',))[0]}"
+        who = (
+            f"key:{key.decode('latin-1')}"
+            if key is not None and self.api_keys
+            else f"address:{(scope.get('client') or ('?',))[0]}"
+        )
         client = self._client(who)
         if client.in_flight >= self.concurrency:
             await _refuse(send, 429, f"this client has {client.in_flight} requests in flight (KG_CLIENT_CONCURRENCY)", 1)
             return
         if client.tokens <= 0:
             wait = math.ceil(-client.tokens / self.rate) + 1
-            await _refuse(send, 429, "this client's heavy work has used its budget (KG_CLIENT_HEAVY_SECONDS a minute); "
-                          f"retry in {wait} s", wait)
+            await _refuse(
+                send,
+                429,
+                f"this client's heavy work has used its budget (KG_CLIENT_HEAVY_SECONDS a minute); retry in {wait} s",
+                wait,
+            )
             return
         client.in_flight += 1
         meter: list[float] = []
@@ -104,8 +120,14 @@ class FairShare:
             work = sum(meter)
             charged = max(work - self.light, 0.0)
             client.tokens -= charged
-            log.debug("%s cost %s, work %.3f s, charged %.3f s, budget left %.1f s", who, sum(costs) if costs else "-",
-                      work, charged, client.tokens)
+            log.debug(
+                "%s cost %s, work %.3f s, charged %.3f s, budget left %.1f s",
+                who,
+                sum(costs) if costs else "-",
+                work,
+                charged,
+                client.tokens,
+            )
 
     def _client(self, who: str) -> _Client:
         now = self.clock()

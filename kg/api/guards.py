@@ -75,9 +75,12 @@ def page_policy(inline_scripts: list[str]) -> str:
     import hashlib
 
     hashes = " ".join(f"'sha256-{base64.b64encode(hashlib.sha256(s.encode()).digest()).decode()}'" for s in inline_scripts)
-    return ("default-src 'self'; " f"script-src 'self'{' ' + hashes if hashes else ''}; worker-src 'self' blob:; "
-            "style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; "
-            "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+    return (
+        "default-src 'self'; "
+        f"script-src 'self'{' ' + hashes if hashes else ''}; worker-src 'self' blob:; "
+        "style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; "
+        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    )
 
 
 class PagePolicy:

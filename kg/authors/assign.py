@@ -46,8 +46,17 @@ class Mention:
         return self.name.block
 
 
-def mention_of(paper: str, position: int, name: str, coauthors: Iterable[str], affiliation: str | None,
-               venue: str | None, year: int | None, concepts: Sequence[str], source_id: str | None = None) -> Mention | None:
+def mention_of(
+    paper: str,
+    position: int,
+    name: str,
+    coauthors: Iterable[str],
+    affiliation: str | None,
+    venue: str | None,
+    year: int | None,
+    concepts: Sequence[str],
+    source_id: str | None = None,
+) -> Mention | None:
     """The mention of ``name`` at ``position`` of a paper's byline (None for a name without letters);
     ``coauthors`` are the byline's other names."""
     written = clean_author_name(name)
@@ -56,8 +65,18 @@ def mention_of(paper: str, position: int, name: str, coauthors: Iterable[str], a
         return None
     others = (p.full for other in coauthors if (p := parse_name(clean_author_name(other))) is not None)
     place = " ".join(fold(affiliation).split()) if affiliation else None
-    return Mention(paper, position, written, parsed, tuple(dict.fromkeys(others)), place or None,
-                   venue_series(venue), year, tuple(concepts), source_id or None)
+    return Mention(
+        paper,
+        position,
+        written,
+        parsed,
+        tuple(dict.fromkeys(others)),
+        place or None,
+        venue_series(venue),
+        year,
+        tuple(concepts),
+        source_id or None,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,13 +97,20 @@ class PairModel:
         return [self.probability(x) for x in xs]
 
     def to_json(self, **extra) -> dict:
-        return {"features": list(FEATURES), "mean": list(self.mean), "scale": list(self.scale), "coef": list(self.coef),
-                "intercept": self.intercept, "threshold": self.threshold, **extra}
+        return {
+            "features": list(FEATURES),
+            "mean": list(self.mean),
+            "scale": list(self.scale),
+            "coef": list(self.coef),
+            "intercept": self.intercept,
+            "threshold": self.threshold,
+            **extra,
+        }
 
     @classmethod
     def from_json(cls, d: dict) -> "PairModel":
         if d["features"] != list(FEATURES):
-            raise ValueError("the author model was trained on other features: retrain it (python -m kg.authors.train)")
+            raise ValueError("the author model was trained on other features: retrain it (python -m kg.training.authors)")
         return cls(tuple(d["mean"]), tuple(d["scale"]), tuple(d["coef"]), d["intercept"], d["threshold"])
 
 
@@ -143,8 +169,12 @@ class Block:
         blocks = frozenset(coauthor_block(c) for c in mention.coauthors)
         seen = self.spellings[mention.name.joined]
         for person, level in people:
-            yield person, features(mention, person.profile, level, seen, self.mentions, blocks, person.coauthor_blocks(),
-                                   person.concept_norm())
+            yield (
+                person,
+                features(
+                    mention, person.profile, level, seen, self.mentions, blocks, person.coauthor_blocks(), person.concept_norm()
+                ),
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,8 +305,11 @@ class Assigner:
                     best, best_p = person, p
         if best is not None and best_p >= self.model.threshold:
             return Decision(m, best, best_p, "model", explain(m, best.profile, best_p))
-        why = (f"someone new: the likeliest known {best.name} ({best.key}) scored {best_p:.2f}, under {self.model.threshold:g}"
-               if best is not None else f"someone new: no one kg knew bears a name that fits {m.written}")
+        why = (
+            f"someone new: the likeliest known {best.name} ({best.key}) scored {best_p:.2f}, under {self.model.threshold:g}"
+            if best is not None
+            else f"someone new: no one kg knew bears a name that fits {m.written}"
+        )
         return Decision(m, self.people.new(m), None, "new", why)
 
 
@@ -285,10 +318,14 @@ def explain(m: Mention, profile: Profile, probability: float) -> str:
     shared = [c.title() for c in m.coauthors if c in profile.coauthors][:3]
     concepts = [c for c in m.concepts if c in profile.concepts][:3]
     gap = min(abs(m.year - y) for y in profile.years) if m.year and profile.years else None
-    parts = [f"co-authors {', '.join(shared)}" if shared else "",
-             f"affiliation {m.affiliation}" if m.affiliation and m.affiliation in profile.affiliations else "",
-             f"concepts {', '.join(concepts)}" if concepts else "",
-             f"venue {m.venue}" if m.venue and m.venue in profile.venues else "",
-             f"{gap} year{'s' if gap != 1 else ''} from their nearest paper" if gap is not None else ""]
+    parts = [
+        f"co-authors {', '.join(shared)}" if shared else "",
+        f"affiliation {m.affiliation}" if m.affiliation and m.affiliation in profile.affiliations else "",
+        f"concepts {', '.join(concepts)}" if concepts else "",
+        f"venue {m.venue}" if m.venue and m.venue in profile.venues else "",
+        f"{gap} year{'s' if gap != 1 else ''} from their nearest paper" if gap is not None else "",
+    ]
     found = "; ".join(p for p in parts if p) or "a fitting name and nothing against it"
-    return f"the same person as on {profile.papers} earlier paper{'s' if profile.papers != 1 else ''} (p={probability:.2f}): {found}"
+    return (
+        f"the same person as on {profile.papers} earlier paper{'s' if profile.papers != 1 else ''} (p={probability:.2f}): {found}"
+    )

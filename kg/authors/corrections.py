@@ -51,12 +51,13 @@ def merge(store, keep: str, other: str) -> PeopleCorrection:
     (kept, kept_profile, kept_block), (gone, gone_profile, gone_block) = _person(store, keep), _person(store, other)
     if kept.key == gone.key:
         raise InvalidArgument(f"{keep!r} and {other!r} are already one person ({kept.key})")
-    kept_papers, gone_papers = (
-        {p for p, _, _ in rows} for rows in store.authorships_of_authors([kept.key, gone.key]))
+    kept_papers, gone_papers = ({p for p, _, _ in rows} for rows in store.authorships_of_authors([kept.key, gone.key]))
     both = sorted(kept_papers & gone_papers)
     if both:
-        raise InvalidArgument(f"{kept.key} and {gone.key} are both on the byline of {both[0]}: two names on one paper "
-                              "are two people, so kg will not merge them")
+        raise InvalidArgument(
+            f"{kept.key} and {gone.key} are both on the byline of {both[0]}: two names on one paper "
+            "are two people, so kg will not merge them"
+        )
     why = f"moved from {gone.key} by a correction (kg authors merge {kept.key} {gone.key})"
     c = PeopleCorrection({"kind": "merge", "keep": kept.key, "other": gone.key, "papers": len(gone_papers), "at": _now()})
     c.moves = [(p, gone.key, kept.key, why) for p in sorted(gone_papers)]
@@ -86,8 +87,17 @@ def _profile_of(key: str, ships: dict[str, list[Authorship]], papers: dict) -> P
         for i, row in enumerate(rows):
             if row.author.key == key:
                 others = [r.name or r.author.name for j, r in enumerate(rows) if j != i]
-                m = mention_of(paper.id, row.position, row.name or row.author.name, others, row.affiliation,
-                               paper.venue, paper.year, [k.key for k in concepts], row.source_id)
+                m = mention_of(
+                    paper.id,
+                    row.position,
+                    row.name or row.author.name,
+                    others,
+                    row.affiliation,
+                    paper.venue,
+                    paper.year,
+                    [k.key for k in concepts],
+                    row.source_id,
+                )
                 if m is not None:
                     profile.add(m)
     return profile
@@ -111,8 +121,9 @@ def split(store, key: str, papers: Sequence[str], max_coauthor_byline: int) -> P
         raise InvalidArgument("kg authors split needs the papers to move (--papers ID ...)")
     missing = [p for p in moving if p not in theirs]
     if missing:
-        raise InvalidArgument(f"{person.key} is not on the byline of {', '.join(missing[:5])}; "
-                              f"`kg author {person.key}` lists their papers")
+        raise InvalidArgument(
+            f"{person.key} is not on the byline of {', '.join(missing[:5])}; `kg author {person.key}` lists their papers"
+        )
     if len(moving) == len(theirs):
         raise InvalidArgument(f"those are all of {person.key}'s papers: a split leaves some with each person")
     ids = sorted(theirs)
@@ -136,11 +147,25 @@ def split(store, key: str, papers: Sequence[str], max_coauthor_byline: int) -> P
                 places[new_key, inst.key] += 1
     c.coauthors, c.affiliated = dict(pairs), dict(places)
     staying = {p: rows for p, rows in ships.items() if p not in set(moving)}
-    moved = {p: [Authorship(r.paper_id, r.position, r.name, Author(new_key, r.author.name) if r.author.key == person.key
-                            else r.author, r.affiliation, r.source_id) for r in ships[p]] for p in moving}
+    moved = {
+        p: [
+            Authorship(
+                r.paper_id,
+                r.position,
+                r.name,
+                Author(new_key, r.author.name) if r.author.key == person.key else r.author,
+                r.affiliation,
+                r.source_id,
+            )
+            for r in ships[p]
+        ]
+        for p in moving
+    }
     new_profile = _profile_of(new_key, moved, papers)
-    c.people = [Author(person.key, person.name, block, _profile_of(person.key, staying, papers).encode()),
-                Author(new_key, written, new_block, new_profile.encode())]
+    c.people = [
+        Author(person.key, person.name, block, _profile_of(person.key, staying, papers).encode()),
+        Author(new_key, written, new_block, new_profile.encode()),
+    ]
     kept_ids = {r.source_id for rows in staying.values() for r in rows if r.author.key == person.key}
     c.ids = {i: new_key for i in new_profile.ids if i not in kept_ids}
     return c

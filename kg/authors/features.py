@@ -18,11 +18,30 @@ from kg.authors.names import NAME_EXACT, NAME_FULL, NAME_INITIAL, ParsedName, gi
 __all__ = ["FEATURES", "features", "name_level", "coauthor_block", "name_counts", "commonness", "NAME_COUNTS"]
 
 FEATURES = (
-    "name_exact", "name_full", "name_initial", "mention_initials", "person_initials_only",
-    "shared_coauthors", "any_shared_coauthor", "shared_coauthor_blocks", "shared_block_share", "no_coauthors",
-    "affiliation_same", "affiliation_other", "concept_cosine", "shared_concepts", "venue_same",
-    "year_gap", "person_papers", "name_mentions", "block_mentions", "coauthor_x_initial", "concepts_x_common",
-    "surname_count", "given_count", "coauthors_x_common",
+    "name_exact",
+    "name_full",
+    "name_initial",
+    "mention_initials",
+    "person_initials_only",
+    "shared_coauthors",
+    "any_shared_coauthor",
+    "shared_coauthor_blocks",
+    "shared_block_share",
+    "no_coauthors",
+    "affiliation_same",
+    "affiliation_other",
+    "concept_cosine",
+    "shared_concepts",
+    "venue_same",
+    "year_gap",
+    "person_papers",
+    "name_mentions",
+    "block_mentions",
+    "coauthor_x_initial",
+    "concepts_x_common",
+    "surname_count",
+    "given_count",
+    "coauthors_x_common",
 )
 
 NAME_COUNTS = Path(__file__).with_name("data") / "name_counts.json.gz"
@@ -31,7 +50,7 @@ NAME_COUNTS = Path(__file__).with_name("data") / "name_counts.json.gz"
 @lru_cache(maxsize=1)
 def name_counts() -> tuple[dict, dict]:
     """How many authorships of the literature carry each surname and each first given name (folded):
-    how common a name is before kg has seen its bearers (``python -m kg.authors.train --name-counts``)."""
+    how common a name is before kg has seen its bearers (``python -m kg.training.authors --name-counts``)."""
     if not NAME_COUNTS.exists():
         return {}, {}
     with gzip.open(NAME_COUNTS, "rt", encoding="utf-8") as f:
@@ -61,8 +80,16 @@ def name_level(name: ParsedName, variants) -> int:
     return level
 
 
-def features(mention, profile, level: int, name_mentions: int, block_mentions: int, mention_blocks: frozenset,
-             profile_blocks: set, concept_norm: float) -> list[float]:
+def features(
+    mention,
+    profile,
+    level: int,
+    name_mentions: int,
+    block_mentions: int,
+    mention_blocks: frozenset,
+    profile_blocks: set,
+    concept_norm: float,
+) -> list[float]:
     """The feature vector (``FEATURES`` order) of ``mention`` against ``profile``.
 
     ``level`` is ``name_level`` of the two; ``name_mentions`` and ``block_mentions`` how often the name

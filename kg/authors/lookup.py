@@ -25,9 +25,13 @@ class PersonHint:
 
     def describe(self) -> str:
         """One line: ``ETH Zurich; icra, iros; 2010–2015; legged robot, model predictive control; 12 papers``."""
-        parts = [", ".join(self.affiliations), ", ".join(self.venues),
-                 f"{self.years[0]}–{self.years[1]}" if self.years else "", ", ".join(self.concepts),
-                 f"{self.papers} paper{'s' if self.papers != 1 else ''}"]
+        parts = [
+            ", ".join(self.affiliations),
+            ", ".join(self.venues),
+            f"{self.years[0]}–{self.years[1]}" if self.years else "",
+            ", ".join(self.concepts),
+            f"{self.papers} paper{'s' if self.papers != 1 else ''}",
+        ]
         return "; ".join(p for p in parts if p)
 
 
@@ -74,8 +78,14 @@ def hints(store, found: list, top: int = 3) -> list[PersonHint]:
     """The hints of ``resolve``'s rows (one read of concept names for all of them)."""
     keys = sorted({c for _, _, p in found for c, _ in p.concepts.most_common(top)})
     names = {k: c.name for k, c in zip(keys, store.concepts_by_keys(keys)) if c is not None}
-    return [PersonHint(Author(key, n), p.papers, tuple(a for a, _ in p.affiliations.most_common(top)),
-                       (min(p.years), max(p.years)) if p.years else None,
-                       tuple(v for v, _ in p.venues.most_common(top)),
-                       tuple(names.get(c, c) for c, _ in p.concepts.most_common(top)))
-            for key, n, p in found]
+    return [
+        PersonHint(
+            Author(key, n),
+            p.papers,
+            tuple(a for a, _ in p.affiliations.most_common(top)),
+            (min(p.years), max(p.years)) if p.years else None,
+            tuple(v for v, _ in p.venues.most_common(top)),
+            tuple(names.get(c, c) for c, _ in p.concepts.most_common(top)),
+        )
+        for key, n, p in found
+    ]

@@ -14,11 +14,37 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["ParsedName", "fold", "parse_name", "compatibility", "given_compatibility", "NAME_EXACT", "NAME_FULL", "NAME_INITIAL", "NAME_CONFLICT"]
+__all__ = [
+    "ParsedName",
+    "fold",
+    "parse_name",
+    "compatibility",
+    "given_compatibility",
+    "NAME_EXACT",
+    "NAME_FULL",
+    "NAME_INITIAL",
+    "NAME_CONFLICT",
+]
 
 # Letters that Unicode does not decompose into a base letter and a mark.
-_TRANSLIT = str.maketrans({"ø": "o", "Ø": "o", "ł": "l", "Ł": "l", "đ": "d", "Đ": "d", "ß": "ss", "æ": "ae",
-                           "Æ": "ae", "œ": "oe", "Œ": "oe", "ı": "i", "þ": "th", "ð": "d"})
+_TRANSLIT = str.maketrans(
+    {
+        "ø": "o",
+        "Ø": "o",
+        "ł": "l",
+        "Ł": "l",
+        "đ": "d",
+        "Đ": "d",
+        "ß": "ss",
+        "æ": "ae",
+        "Æ": "ae",
+        "œ": "oe",
+        "Œ": "oe",
+        "ı": "i",
+        "þ": "th",
+        "ð": "d",
+    }
+)
 _SUFFIXES = {"jr", "sr", "ii", "iii", "iv", "phd"}
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 

@@ -69,26 +69,47 @@ class Profile:
 
     def merge(self, other: "Profile") -> None:
         self.papers += other.papers
-        for mine, theirs in ((self.names, other.names), (self.coauthors, other.coauthors),
-                             (self.affiliations, other.affiliations), (self.venues, other.venues),
-                             (self.years, other.years), (self.concepts, other.concepts)):
+        for mine, theirs in (
+            (self.names, other.names),
+            (self.coauthors, other.coauthors),
+            (self.affiliations, other.affiliations),
+            (self.venues, other.venues),
+            (self.years, other.years),
+            (self.concepts, other.concepts),
+        ):
             mine.update(theirs)
         self.ids.extend(i for i in other.ids if i not in self.ids)
 
     def encode(self) -> str:
         """Canonical JSON (most first, then by key; co-authors and concepts cut to the most frequent): equal
         profiles encode alike, whichever order their papers came in."""
-        return json.dumps({
-            "n": self.papers, "names": _ranked(self.names), "co": _ranked(self.coauthors, MAX_COAUTHORS),
-            "aff": _ranked(self.affiliations), "venues": _ranked(self.venues),
-            "years": {str(y): n for y, n in sorted(self.years.items())},
-            "concepts": _ranked(self.concepts, MAX_CONCEPTS), "ids": self.ids,
-        }, ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(
+            {
+                "n": self.papers,
+                "names": _ranked(self.names),
+                "co": _ranked(self.coauthors, MAX_COAUTHORS),
+                "aff": _ranked(self.affiliations),
+                "venues": _ranked(self.venues),
+                "years": {str(y): n for y, n in sorted(self.years.items())},
+                "concepts": _ranked(self.concepts, MAX_CONCEPTS),
+                "ids": self.ids,
+            },
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
 
     @classmethod
     def decode(cls, text: str | None) -> "Profile":
         if not text:
             return cls()
         d = json.loads(text)
-        return cls(d["n"], Counter(d["names"]), Counter(d["co"]), Counter(d["aff"]), Counter(d["venues"]),
-                   Counter({int(y): n for y, n in d["years"].items()}), Counter(d["concepts"]), list(d["ids"]))
+        return cls(
+            d["n"],
+            Counter(d["names"]),
+            Counter(d["co"]),
+            Counter(d["aff"]),
+            Counter(d["venues"]),
+            Counter({int(y): n for y, n in d["years"].items()}),
+            Counter(d["concepts"]),
+            list(d["ids"]),
+        )

@@ -39,9 +39,10 @@ def batch_mentions(batch: GraphBatch, chunk: int = 0) -> list[tuple[Order, Menti
         i, paper = index[pid]
         k = nth[pid]
         nth[pid] += 1
-        others = names[pid][:k] + names[pid][k + 1:]
-        m = mention_of(pid, position, written, others, place, paper.venue, paper.year,
-                       [key for _, key in sorted(concepts[pid])], source_id)
+        others = names[pid][:k] + names[pid][k + 1 :]
+        m = mention_of(
+            pid, position, written, others, place, paper.venue, paper.year, [key for _, key in sorted(concepts[pid])], source_id
+        )
         if m is not None:
             out.append(((chunk, i, position), m))
     return out
@@ -71,8 +72,9 @@ def people_of(decisions: Iterable[Decision]) -> tuple[dict[tuple[str, int], tupl
     return keys, {k: Author(p.key, p.name, p.block, p.profile.encode()) for k, p in authors.items()}
 
 
-def rewrite(batch: GraphBatch, keys: Mapping[tuple[str, int], tuple[str, str]], people: Mapping[str, Author],
-            max_coauthor_byline: int) -> None:
+def rewrite(
+    batch: GraphBatch, keys: Mapping[tuple[str, int], tuple[str, str]], people: Mapping[str, Author], max_coauthor_byline: int
+) -> None:
     """The batch keyed by people: ``keys`` maps (paper id, position) of each byline row to its person's key and why.
 
     A name without letters keeps its name key. Authors are the people this batch touched,

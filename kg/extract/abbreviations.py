@@ -49,9 +49,7 @@ def _best_long_form(short: str, candidate: str) -> int | None:
         if not c.isalnum():
             s -= 1
             continue
-        while l >= 0 and (
-            candidate[l].lower() != c or (s == 0 and l > 0 and candidate[l - 1].isalnum())
-        ):
+        while l >= 0 and (candidate[l].lower() != c or (s == 0 and l > 0 and candidate[l - 1].isalnum())):
             l -= 1
         if l < 0:
             return None

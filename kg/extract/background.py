@@ -1,7 +1,7 @@
 """Background document frequencies: how common each concept key is across a collection.
 
 The table shipped in ``data/background.json.gz`` was counted over the ICLR 2024
-and ICML 2024 abstracts (4,870 documents) with ``python -m kg.extract.background``.
+and ICML 2024 abstracts (4,870 documents) with ``python -m kg.training.background``.
 It tells the ranking how specific a phrase is; it is never a list of answers.
 """
 
@@ -54,30 +54,3 @@ def write_packaged_json(path, obj: dict) -> None:
 def load_background() -> Background:
     obj = packaged_json("background.json.gz")
     return Background(n_docs=obj["n_docs"], df=obj["df"]) if obj else Background()
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Count the table: ``python -m kg.extract.background FILE.jsonl... -o OUT``."""
-    import argparse
-    from collections import Counter
-
-    from kg.extract.pipeline import ConceptExtractor
-    from kg.readers import read_path
-
-    parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("paths", nargs="+")
-    parser.add_argument("-o", "--output", required=True)
-    parser.add_argument("--min-df", type=int, default=2)
-    args = parser.parse_args(argv)
-    texts = [r.abstract for p in args.paths for r in read_path(p)]
-    extractor = ConceptExtractor.load(background=Background(), n_process=2, trained=False)  # candidates only
-    counts: Counter[str] = Counter()
-    for keys in extractor.candidate_keys(texts):
-        counts.update(keys)
-    table = Background(len(texts), {k: c for k, c in counts.items() if c >= args.min_df})
-    write_packaged_json(args.output, table.to_json())
-    print(f"{len(texts)} documents, {len(table.df)} keys -> {args.output}")
-
-
-if __name__ == "__main__":
-    main()

@@ -13,7 +13,16 @@ from spacy.tokens import Doc
 
 from kg.extract.abbreviations import find_abbreviations
 from kg.extract.normalize import display_form, is_formula, looks_like_short, phrase_key, short_core
-from kg.extract.phrases import MAX_WORDS, can_continue, generic_head, is_head, names_before_discourse_head, participle_lead, trim, weak_start
+from kg.extract.phrases import (
+    MAX_WORDS,
+    can_continue,
+    generic_head,
+    is_head,
+    names_before_discourse_head,
+    participle_lead,
+    trim,
+    weak_start,
+)
 from kg.extract.tokens import NOUNS, Tokens, noun_after_parenthesis
 from kg.extract.vocabulary import Vocabulary, VocabularyEntry, choose_short
 from kg.extract.wordlists import COMPOUND_SUFFIXES, GENERIC_HEADS
@@ -115,7 +124,9 @@ def _vocabulary_terms(scan: _Scan) -> None:
                 first, last = words[i][0], words[i + n - 1][1]
                 if any(covered[first : last + 1]):
                     continue
-                parts = [p for w in words[i : i + n - 1] for p in t.key_parts(w, final=False)] + t.key_parts(words[i + n - 1], final=True)
+                parts = [p for w in words[i : i + n - 1] for p in t.key_parts(w, final=False)] + t.key_parts(
+                    words[i + n - 1], final=True
+                )
                 entry = vocab.lookup(" ".join(p for p in parts if p))
                 if entry is not None:
                     scan.out.occurrences.append(Occurrence(entry.key, t.span_text(first, last), first, "vocabulary", entry))
@@ -193,8 +204,12 @@ def _emit_compound_stems(scan: _Scan, run: list) -> None:
     t = scan.t
     for j, (first, last) in enumerate(run):
         stem = (first, last - 2)  # the tokens before '-based'
-        if last - first < 2 or t.lower[last] not in COMPOUND_SUFFIXES or t.text[last - 1] != "-" \
-                or t.pos[stem[1]] not in NOUNS | {"ADJ", "VERB"}:
+        if (
+            last - first < 2
+            or t.lower[last] not in COMPOUND_SUFFIXES
+            or t.text[last - 1] != "-"
+            or t.pos[stem[1]] not in NOUNS | {"ADJ", "VERB"}
+        ):
             continue
         for start in range(j, -1, -1):
             sub = [*run[start:j], stem]
@@ -206,7 +221,9 @@ def _emit_span(scan: _Scan, run: list, *, kind: str) -> bool:
     """One candidate for the words of ``run``; False when they make no concept."""
     t, expand, out = scan.t, scan.expand, scan.out
     first, last = run[0][0], run[-1][1]
-    key = phrase_key([w for i in range(first, last + 1) if not t.infix[i] for w in (expand[i].split() if i in expand else [t.text[i]])])
+    key = phrase_key(
+        [w for i in range(first, last + 1) if not t.infix[i] for w in (expand[i].split() if i in expand else [t.text[i]])]
+    )
     surface = t.span_text(first, last)
     if " et al" in f" {key}" or not key or not any(c.isalpha() for c in key) or len(key) < 2 or is_formula(surface):
         return False

@@ -77,8 +77,12 @@ class ConceptCandidates:
         return doc
 
 
-@Language.factory(COMPONENT, default_config={"vocabulary": None, "tag_map": {}}, requires=["token.tag"],
-                  assigns=["token.pos", f"doc._.{EXTENSION}"])
+@Language.factory(
+    COMPONENT,
+    default_config={"vocabulary": None, "tag_map": {}},
+    requires=["token.tag"],
+    assigns=["token.pos", f"doc._.{EXTENSION}"],
+)
 def make_concept_candidates(nlp: Language, name: str, vocabulary: str | None, tag_map: dict[str, str]) -> ConceptCandidates:
     return ConceptCandidates(nlp, name, vocabulary=vocabulary, tag_map=tag_map)
 

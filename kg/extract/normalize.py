@@ -8,24 +8,77 @@ from functools import lru_cache
 __all__ = ["word_norm", "phrase_key", "split_words", "display_form", "is_formula", "looks_like_short"]
 
 _US_SPELLING = {
-    "modelling": "modeling", "modelled": "modeled", "labelling": "labeling", "labelled": "labeled",
-    "behaviour": "behavior", "behaviours": "behaviors", "colour": "color", "neighbour": "neighbor",
-    "neighbours": "neighbors", "neighbourhood": "neighborhood", "centre": "center", "analyse": "analyze",
-    "travelling": "traveling", "signalling": "signaling", "generalise": "generalize", "optimise": "optimize",
-    "minimise": "minimize", "maximise": "maximize", "normalise": "normalize", "regularise": "regularize",
-    "tokenise": "tokenize", "summarise": "summarize", "catalogue": "catalog", "fibre": "fiber",
-    "artefact": "artifact", "artefacts": "artifacts", "defence": "defense", "defences": "defenses",
-    "judgement": "judgment", "judgements": "judgments", "analysed": "analyzed", "analysing": "analyzing",
-    "grey": "gray", "greyscale": "grayscale", "favour": "favor", "programme": "program",
-    "adaption": "adaptation", "adaptions": "adaptations",  # a variant spelling, not British
+    "modelling": "modeling",
+    "modelled": "modeled",
+    "labelling": "labeling",
+    "labelled": "labeled",
+    "behaviour": "behavior",
+    "behaviours": "behaviors",
+    "colour": "color",
+    "neighbour": "neighbor",
+    "neighbours": "neighbors",
+    "neighbourhood": "neighborhood",
+    "centre": "center",
+    "analyse": "analyze",
+    "travelling": "traveling",
+    "signalling": "signaling",
+    "generalise": "generalize",
+    "optimise": "optimize",
+    "minimise": "minimize",
+    "maximise": "maximize",
+    "normalise": "normalize",
+    "regularise": "regularize",
+    "tokenise": "tokenize",
+    "summarise": "summarize",
+    "catalogue": "catalog",
+    "fibre": "fiber",
+    "artefact": "artifact",
+    "artefacts": "artifacts",
+    "defence": "defense",
+    "defences": "defenses",
+    "judgement": "judgment",
+    "judgements": "judgments",
+    "analysed": "analyzed",
+    "analysing": "analyzing",
+    "grey": "gray",
+    "greyscale": "grayscale",
+    "favour": "favor",
+    "programme": "program",
+    "adaption": "adaptation",
+    "adaptions": "adaptations",  # a variant spelling, not British
 }
-_ISE = re.compile(r"(optim|minim|maxim|normal|regular|general|token|random|quant|parameter|summar|special|visual|real|organ|character|categor|stabil|personal|vector|discret|linear|local|serial|synchron|initial|util|prior|factor|central|formal|penal)is(e|es|ed|er|ers|ing|ation|ations)$")
+_ISE = re.compile(
+    r"(optim|minim|maxim|normal|regular|general|token|random|quant|parameter|summar|special|visual|real|organ|character|categor|stabil|personal|vector|discret|linear|local|serial|synchron|initial|util|prior|factor|central|formal|penal)is(e|es|ed|er|ers|ing|ation|ations)$"
+)
 _NO_SINGULAR = ("ss", "us", "is", "ics", "as", "ous", "ys")
-_INVARIANT = {"series", "species", "data", "physics", "mathematics", "news", "bayes", "lens", "chaos", "gas", "this", "its", "less"}
+_INVARIANT = {
+    "series",
+    "species",
+    "data",
+    "physics",
+    "mathematics",
+    "news",
+    "bayes",
+    "lens",
+    "chaos",
+    "gas",
+    "this",
+    "its",
+    "less",
+}
 _IRREGULAR = {
-    "matrices": "matrix", "vertices": "vertex", "indices": "index", "appendices": "appendix",
-    "hypotheses": "hypothesis", "analyses": "analysis", "bases": "basis", "criteria": "criterion",
-    "phenomena": "phenomenon", "heuristics": "heuristic", "lemmas": "lemma", "schemas": "schema",
+    "matrices": "matrix",
+    "vertices": "vertex",
+    "indices": "index",
+    "appendices": "appendix",
+    "hypotheses": "hypothesis",
+    "analyses": "analysis",
+    "bases": "basis",
+    "criteria": "criterion",
+    "phenomena": "phenomenon",
+    "heuristics": "heuristic",
+    "lemmas": "lemma",
+    "schemas": "schema",
 }
 _WORD_SPLIT = re.compile(r"[\s\-‐‑–—/]+")
 _POSSESSIVE = re.compile(r"['’]s$")
@@ -134,6 +187,4 @@ def display_form(surface: str) -> str:
 
 def _lower_title_case(word: str) -> str:
     """Each Title-case part of a (hyphenated) word lowered."""
-    return "".join(
-        part.lower() if part[:1].isupper() and part[1:].islower() else part for part in re.split(r"(-)", word)
-    )
+    return "".join(part.lower() if part[:1].isupper() and part[1:].islower() else part for part in re.split(r"(-)", word))

@@ -12,8 +12,17 @@ from __future__ import annotations
 from kg.extract.tokens import NOUNS, Tokens
 from kg.extract.wordlists import COMPOUND_SUFFIXES, DISCOURSE_HEADS, GENERIC_HEADS, GENERIC_MODIFIERS, UNNAMED_HEADS
 
-__all__ = ["NOUNS", "MAX_WORDS", "can_continue", "participle_lead", "is_head", "generic_head", "names_before_discourse_head",
-           "weak_start", "trim"]
+__all__ = [
+    "NOUNS",
+    "MAX_WORDS",
+    "can_continue",
+    "participle_lead",
+    "is_head",
+    "generic_head",
+    "names_before_discourse_head",
+    "weak_start",
+    "trim",
+]
 
 _MODIFIER_POS = {"NOUN", "PROPN", "ADJ"}
 MAX_WORDS = 4
@@ -26,8 +35,12 @@ def can_continue(t: Tokens, w: tuple[int, int]) -> bool:
         return True
     if w[0] == head and t.stop[head]:
         return False
-    if t.pos[head] in _MODIFIER_POS or (w[0] != head and t.lower[head] in COMPOUND_SUFFIXES) or _coordinated(t, w) \
-            or _participle_compound(t, w):  # 'message-passing operations'
+    if (
+        t.pos[head] in _MODIFIER_POS
+        or (w[0] != head and t.lower[head] in COMPOUND_SUFFIXES)
+        or _coordinated(t, w)
+        or _participle_compound(t, w)
+    ):  # 'message-passing operations'
         return True
     # 'constrained optimization'; 'time series forecasting', 'catastrophic forgetting' (trimmed unless it ends a phrase)
     return t.tag[head] in ("VBN", "VBG") and w[0] == head
@@ -47,7 +60,11 @@ def is_head(t: Tokens, run: list, *, final: bool = True) -> bool:
     head = run[-1][1]
     if t.lower[head] in COMPOUND_SUFFIXES:  # a compound's last part ('-based', 'Guided' in a Title-Case title): no noun
         return False
-    if t.pos[head] in NOUNS or _coordinated(t, run[-1]) or (final and t.tag[head] == "VBG" and _participle_compound(t, run[-1], NOUNS)):
+    if (
+        t.pos[head] in NOUNS
+        or _coordinated(t, run[-1])
+        or (final and t.tag[head] == "VBG" and _participle_compound(t, run[-1], NOUNS))
+    ):
         return True
     return len(run) > 1 and t.tag[head] == "VBG" and t.pos[run[-2][1]] in _MODIFIER_POS
 

@@ -77,8 +77,17 @@ class ConceptExtractor:
         Key concepts kept per document (author keywords come on top).
     """
 
-    def __init__(self, nlp, *, vocabulary: Vocabulary, background: Background, title_rates: TitleRates | None = None,
-                 ranker: Ranker | None | bool = None, top_n: int = 15, n_process: int = 1) -> None:
+    def __init__(
+        self,
+        nlp,
+        *,
+        vocabulary: Vocabulary,
+        background: Background,
+        title_rates: TitleRates | None = None,
+        ranker: Ranker | None | bool = None,
+        top_n: int = 15,
+        n_process: int = 1,
+    ) -> None:
         self.nlp = nlp
         self.n_process = n_process
         self.vocabulary = vocabulary
@@ -152,10 +161,7 @@ class ConceptExtractor:
 
     def candidate_keys(self, texts: Iterable[str]) -> list[set[str]]:
         """The set of keys each document could have as a concept (for background counts)."""
-        return [
-            {o.key for o in c.occurrences} | {o.key for o in c.undefined_shorts}
-            for c in self.candidates(texts)
-        ]
+        return [{o.key for o in c.occurrences} | {o.key for o in c.undefined_shorts} for c in self.candidates(texts)]
 
     # -- stage 2: corpus-aware ranking ----------------------------------------------------
     def extract(self, documents: Sequence[DocumentInput], *, progress=None) -> list[list[ExtractedConcept]]:
@@ -176,7 +182,9 @@ class ConceptExtractor:
         for (prefix, _), doc in zip(texts, tagged, strict=True):
             yield candidates_data(doc), self.title_tokens(prefix)
 
-    def rank(self, documents: Sequence[DocumentInput], cands: Sequence[DocCandidates], n_titles: Sequence[int]) -> list[list[ExtractedConcept]]:
+    def rank(
+        self, documents: Sequence[DocumentInput], cands: Sequence[DocCandidates], n_titles: Sequence[int]
+    ) -> list[list[ExtractedConcept]]:
         """Stage 2: the documents' key concepts from their candidates, the batch read as one corpus."""
         batch_defs: dict[str, Counter[str]] = defaultdict(Counter)
         for c in cands:
@@ -226,15 +234,30 @@ class ConceptExtractor:
     ) -> list[float]:
         """The ranker's features of one candidate; ``priors`` are (per phrase, per head word) keyword counts."""
         prior, head_prior = priors
-        return features(key, s, n_tokens=n_tokens, n_title=n_title, specificity=self.background.specificity(key),
-                        df_ratio=self.background.ratio(key), prior=prior.get(key), head_prior=head_prior.get(head_word(key)),
-                        title=self.title_rates.features(key))
+        return features(
+            key,
+            s,
+            n_tokens=n_tokens,
+            n_title=n_title,
+            specificity=self.background.specificity(key),
+            df_ratio=self.background.ratio(key),
+            prior=prior.get(key),
+            head_prior=head_prior.get(head_word(key)),
+            title=self.title_rates.features(key),
+        )
 
-    def _rank(self, doc: DocumentInput, cand: DocCandidates, n_title: int, batch_defs: dict[str, Counter[str]],
-              names: dict[str, str], short_aliases: dict[str, set[str]]) -> list[ExtractedConcept]:
+    def _rank(
+        self,
+        doc: DocumentInput,
+        cand: DocCandidates,
+        n_title: int,
+        batch_defs: dict[str, Counter[str]],
+        names: dict[str, str],
+        short_aliases: dict[str, set[str]],
+    ) -> list[ExtractedConcept]:
         ranker = self.ranker
         if ranker is None:
-            raise ExtractionError("no concept ranker model; train one with: python -m kg.extract.train")
+            raise ExtractionError("no concept ranker model; train one with: python -m kg.training.concepts")
         stats = candidate_stats(self.resolve_shorts(cand, batch_defs), n_title)
         kept = [(key, s) for key, s in stats.items() if self._may_be_key(key, s)]
         rows = [self.candidate_features(key, s, cand.n_tokens, n_title, (ranker.prior, ranker.head_prior)) for key, s in kept]
@@ -256,7 +279,9 @@ class ConceptExtractor:
         ratio = self.background.ratio(key)
         return not (ratio > MAX_DF_RATIO or (ratio > MAX_WORD_DF_RATIO and " " not in key and s.entry is None))
 
-    def read_keyword(self, keyword: str, text: str, definitions: dict[str, str]) -> tuple[str, VocabularyEntry | None, str, str | None]:
+    def read_keyword(
+        self, keyword: str, text: str, definitions: dict[str, str]
+    ) -> tuple[str, VocabularyEntry | None, str, str | None]:
         """A keyword as written ('Large Language Models (LLMs)'): key, vocabulary entry, name, short form."""
         name, short = keyword_parts(keyword)
         return (*self._keyword_key(name, text, definitions), name, short)
@@ -280,8 +305,16 @@ class ConceptExtractor:
         entry = self.vocabulary.lookup(key)
         return (entry.key if entry else key), entry
 
-    def _concept(self, key: str, entry: VocabularyEntry | None, name: str, weight: float, source: str,
-                 short_aliases: dict[str, set[str]], short: str | None = None) -> ExtractedConcept:
+    def _concept(
+        self,
+        key: str,
+        entry: VocabularyEntry | None,
+        name: str,
+        weight: float,
+        source: str,
+        short_aliases: dict[str, set[str]],
+        short: str | None = None,
+    ) -> ExtractedConcept:
         if entry is not None:
             name = entry.name
             aliases = set(entry.aliases)

@@ -1,7 +1,7 @@
 """The learned concept ranker: which candidates would the authors name as key concepts?
 
 A logistic model over candidate features, trained on real author keywords with
-``python -m kg.extract.train`` and shipped as ``data/ranker.json`` (plain
+``python -m kg.training.concepts`` and shipped as ``data/ranker.json`` (plain
 coefficients: no scikit-learn at run time). One feature is a keyphraseness
 prior in the manner of KEA: how often a phrase was chosen as a keyword in the
 training papers where it occurred; three say how often the literature's titles carry the
@@ -27,7 +27,16 @@ from kg.extract.wordlists import GENERIC_HEADS, NAMING_HEADS
 if TYPE_CHECKING:
     from kg.extract.candidates import Occurrence
 
-__all__ = ["FEATURES", "CandidateStats", "Ranker", "load_ranker", "features", "head_word", "shipped_model_path", "candidate_stats"]
+__all__ = [
+    "FEATURES",
+    "CandidateStats",
+    "Ranker",
+    "load_ranker",
+    "features",
+    "head_word",
+    "shipped_model_path",
+    "candidate_stats",
+]
 
 RANKER_VERSION = 1
 
@@ -81,7 +90,9 @@ class Ranker:
     scale: list[float]
     coef: list[float]
     intercept: float
-    prior: dict[str, tuple[float, float]] = field(default_factory=dict)  # key -> (times a keyword, documents it occurred in), weighted
+    prior: dict[str, tuple[float, float]] = field(
+        default_factory=dict
+    )  # key -> (times a keyword, documents it occurred in), weighted
     head_prior: dict[str, tuple[int, int]] = field(default_factory=dict)  # the same, per last word
     meta: dict = field(default_factory=dict)
 
@@ -118,7 +129,9 @@ class Ranker:
     @classmethod
     def from_json(cls, obj: dict, source: str) -> "Ranker":
         if obj.get("version") != RANKER_VERSION or obj.get("features") != list(FEATURES):
-            raise ExtractionError(f"{source}: ranker model was trained for other features; retrain with python -m kg.extract.train")
+            raise ExtractionError(
+                f"{source}: ranker model was trained for other features; retrain with python -m kg.training.concepts"
+            )
         return cls(
             mean=obj["mean"],
             scale=obj["scale"],
@@ -135,9 +148,18 @@ def head_word(key: str) -> str:
     return key.rsplit(" ", 1)[-1]
 
 
-def features(key: str, s: CandidateStats, *, n_tokens: int, n_title: int, specificity: float, df_ratio: float,
-             prior: tuple[int, int] | None, head_prior: tuple[int, int] | None,
-             title: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> list[float]:
+def features(
+    key: str,
+    s: CandidateStats,
+    *,
+    n_tokens: int,
+    n_title: int,
+    specificity: float,
+    df_ratio: float,
+    prior: tuple[int, int] | None,
+    head_prior: tuple[int, int] | None,
+    title: tuple[float, float, float] = (0.0, 0.0, 0.0),
+) -> list[float]:
     """The feature vector of one candidate, in ``FEATURES`` order."""
     words = key.count(" ") + 1
     head = head_word(key)
@@ -175,7 +197,7 @@ def features(key: str, s: CandidateStats, *, n_tokens: int, n_title: int, specif
 
 
 def shipped_model_path() -> Path:
-    """Where the model kg ships lives (``python -m kg.extract.train`` rewrites it)."""
+    """Where the model kg ships lives (``python -m kg.training.concepts`` rewrites it)."""
     return Path(str(resources.files("kg.extract") / "data" / "ranker.json"))
 
 

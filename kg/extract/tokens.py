@@ -40,7 +40,11 @@ class Tokens:
         # The 's of a name before a lower-case noun: "Newton's method" (an eponym; the key drops it), not
         # a title's "Tabletop Robot's Expressivity" or "BERT's interpretation"
         self.possessive = [
-            0 < i < n - 1 and self.tag[i] == "POS" and self.pos[i - 1] == "PROPN" and not self.ws[i - 1] and _name_like(self.text[i - 1])
+            0 < i < n - 1
+            and self.tag[i] == "POS"
+            and self.pos[i - 1] == "PROPN"
+            and not self.ws[i - 1]
+            and _name_like(self.text[i - 1])
             and self.text[i + 1][:1].islower()
             for i in range(n)
         ]

@@ -32,8 +32,17 @@ from importlib import resources
 
 import numpy as np
 
-__all__ = ["TopicModel", "decode", "decode_stats", "decode_terms", "encode", "load_topics", "paper_text", "paper_topics",
-           "with_stats"]
+__all__ = [
+    "TopicModel",
+    "decode",
+    "decode_stats",
+    "decode_terms",
+    "encode",
+    "load_topics",
+    "paper_text",
+    "paper_topics",
+    "with_stats",
+]
 
 TOKEN = re.compile(r"(?u)\b\w\w+\b")  # scikit-learn's default token pattern, lower-cased text
 DIMS = 64
@@ -132,8 +141,9 @@ class TopicModel:
 
     def save(self, path) -> None:
         terms = sorted(self.terms, key=self.terms.__getitem__)
-        np.savez_compressed(path, terms=np.array(terms), idf=self.idf.astype(np.float32),
-                            components=self.components.astype(np.float16))
+        np.savez_compressed(
+            path, terms=np.array(terms), idf=self.idf.astype(np.float32), components=self.components.astype(np.float16)
+        )
 
     @classmethod
     def read(cls, path) -> "TopicModel":
@@ -164,8 +174,14 @@ def fit(texts: Sequence[str], *, dims: int = DIMS, max_terms: int = 12000, min_d
     from sklearn.decomposition import TruncatedSVD
     from sklearn.feature_extraction.text import TfidfVectorizer
 
-    tfidf = TfidfVectorizer(sublinear_tf=True, stop_words="english", min_df=min_df, max_features=max_terms,
-                            token_pattern=TOKEN.pattern, dtype=np.float64)
+    tfidf = TfidfVectorizer(
+        sublinear_tf=True,
+        stop_words="english",
+        min_df=min_df,
+        max_features=max_terms,
+        token_pattern=TOKEN.pattern,
+        dtype=np.float64,
+    )
     matrix = tfidf.fit_transform(texts)
     svd = TruncatedSVD(dims, algorithm="randomized", n_iter=7, random_state=0).fit(matrix)
     return TopicModel(dict(tfidf.vocabulary_), tfidf.idf_, svd.components_)

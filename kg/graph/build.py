@@ -79,7 +79,6 @@ class GraphBatch:
         self.papers = [replace(p, topic=topics.get(p.id, "")) for p in self.papers]
 
 
-
 def merge_records(records: Iterable[SourceRecord]) -> list[MergedRecord]:
     """Fold repeated listings of one paper together, keeping first-seen order.
 
@@ -167,8 +166,16 @@ class _Nodes:
 
 def _paper(item: MergedRecord) -> Paper:
     rec = item.record
-    return Paper(id=item.id, title=rec.title, label=rec.title or first_sentence_label(rec.abstract), abstract=rec.abstract,
-                 venue=rec.venue, year=rec.year, authors_truncated=rec.authors_truncated, citations=rec.citations)
+    return Paper(
+        id=item.id,
+        title=rec.title,
+        label=rec.title or first_sentence_label(rec.abstract),
+        abstract=rec.abstract,
+        venue=rec.venue,
+        year=rec.year,
+        authors_truncated=rec.authors_truncated,
+        citations=rec.citations,
+    )
 
 
 def _add_citations(item: MergedRecord, batch: GraphBatch) -> None:

@@ -25,14 +25,24 @@ class PeopleCorrection:
     ids: dict[str, str] = field(default_factory=dict)  # source author id -> the person it names now
 
     def to_json(self) -> dict:
-        return {"record": self.record, "moves": [list(m) for m in self.moves],
-                "people": [[a.key, a.name, a.block, a.profile] for a in self.people],
-                "removed": [list(r) for r in self.removed],
-                "coauthors": [[a, b, n] for (a, b), n in sorted(self.coauthors.items())],
-                "affiliated": [[a, i, n] for (a, i), n in sorted(self.affiliated.items())], "ids": self.ids}
+        return {
+            "record": self.record,
+            "moves": [list(m) for m in self.moves],
+            "people": [[a.key, a.name, a.block, a.profile] for a in self.people],
+            "removed": [list(r) for r in self.removed],
+            "coauthors": [[a, b, n] for (a, b), n in sorted(self.coauthors.items())],
+            "affiliated": [[a, i, n] for (a, i), n in sorted(self.affiliated.items())],
+            "ids": self.ids,
+        }
 
     @classmethod
     def from_json(cls, d: dict) -> "PeopleCorrection":
-        return cls(d["record"], [tuple(m) for m in d["moves"]], [Author(*a) for a in d["people"]],
-                   [tuple(r) for r in d["removed"]], {(a, b): n for a, b, n in d["coauthors"]},
-                   {(a, i): n for a, i, n in d["affiliated"]}, dict(d["ids"]))
+        return cls(
+            d["record"],
+            [tuple(m) for m in d["moves"]],
+            [Author(*a) for a in d["people"]],
+            [tuple(r) for r in d["removed"]],
+            {(a, b): n for a, b, n in d["coauthors"]},
+            {(a, i): n for a, i, n in d["affiliated"]},
+            dict(d["ids"]),
+        )

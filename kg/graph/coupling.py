@@ -36,8 +36,13 @@ class CitationLink:
         return len(self.both_cite) + len(self.cited_together_by)
 
 
-def citation_links(paper: str, references: Sequence[Reference], citing_each: Sequence[Sequence[str]],
-                   citers: Sequence[str], references_of_citers: Sequence[Sequence[Reference]]) -> list[CitationLink]:
+def citation_links(
+    paper: str,
+    references: Sequence[Reference],
+    citing_each: Sequence[Sequence[str]],
+    citers: Sequence[str],
+    references_of_citers: Sequence[Sequence[Reference]],
+) -> list[CitationLink]:
     """``paper``'s links, strongest first (then by id): ``citing_each`` holds the papers citing each of its
     ``references``; ``references_of_citers`` what each paper citing it (``citers``) cites."""
     both: dict[str, list[Reference]] = defaultdict(list)

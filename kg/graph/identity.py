@@ -38,8 +38,13 @@ def paper_id(record: SourceRecord) -> str:
 
 def paper_keys(record: SourceRecord, pid: str) -> list[str]:
     """Every key a reference may name this paper by: its id, arXiv id, DOI, source id and title."""
-    keys = [pid, f"arxiv:{record.arxiv_id}" if record.arxiv_id else None, f"doi:{record.doi}" if record.doi else None,
-            record.id, title_key(record.title)]
+    keys = [
+        pid,
+        f"arxiv:{record.arxiv_id}" if record.arxiv_id else None,
+        f"doi:{record.doi}" if record.doi else None,
+        record.id,
+        title_key(record.title),
+    ]
     return list(dict.fromkeys(k for k in keys if k))
 
 

@@ -3,7 +3,7 @@
 Similarity alone (``kg.graph.shares``) finds papers that read alike; authors cite papers that
 read alike *and* that others build on. So each paper's ``POOL`` most similar papers sharing a
 concept are scored again by a boosted tree ensemble (``kg.graph.trees``) trained on real citation
-links (``python -m kg.graph.train_related``; the data is named in ``docs/related.md``). Its
+links (``python -m kg.training.related``; the data is named in ``docs/related.md``). Its
 features, for a paper *p* and a candidate *o*:
 
 - the concept, topic and term cosines of the two (what similarity already weighs);
@@ -31,16 +31,37 @@ import numpy as np
 from kg.extract.topics import decode_stats
 from kg.graph.trees import Trees
 
-__all__ = ["FEATURES", "NEAREST", "POOL", "SIMILARITY", "Ranker", "features", "link_stats", "load_ranker", "lean", "related_ranker", "scores",
-           "stats_of"]
+__all__ = [
+    "FEATURES",
+    "NEAREST",
+    "POOL",
+    "SIMILARITY",
+    "Ranker",
+    "features",
+    "link_stats",
+    "load_ranker",
+    "lean",
+    "related_ranker",
+    "scores",
+    "stats_of",
+]
 
 POOL = 100  # the most similar papers each paper's ranker scores again
 # How far the final score leans toward similarity, in log-odds per unit of similarity score: chosen on the two judges
 # (cross-validated citation recall@10 0.2321 -> 0.2307, ICLR 2024 same-area@5 0.4031 -> 0.4164; docs/related.md).
 SIMILARITY = 5.0
 NEAREST = 20  # the nearest papers a paper's closeness figures are the mean of
-FEATURES = ("concept_cosine", "topic_cosine", "term_cosine", "their_concept_closeness", "their_topic_closeness",
-            "their_term_closeness", "year_gap", "abs_year_gap", "their_year")
+FEATURES = (
+    "concept_cosine",
+    "topic_cosine",
+    "term_cosine",
+    "their_concept_closeness",
+    "their_topic_closeness",
+    "their_term_closeness",
+    "year_gap",
+    "abs_year_gap",
+    "their_year",
+)
 Stats = tuple[float, ...]  # year (NaN if unknown), then the mean of the NEAREST best concept, topic and term cosines
 UNKNOWN: Stats = (math.nan,) * 4
 
@@ -134,8 +155,9 @@ def related_ranker(settings) -> Ranker | None:
         return _ranker_file(str(settings.related_model))
     found = load_ranker()
     if found is None:
-        raise FileNotFoundError("kg/graph/data/related.npz is missing: run python -m kg.graph.train_related, "
-                                "or set KG_RELATED_RANKING=similarity")
+        raise FileNotFoundError(
+            "kg/graph/data/related.npz is missing: run python -m kg.training.related, or set KG_RELATED_RANKING=similarity"
+        )
     return found
 
 

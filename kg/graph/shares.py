@@ -77,8 +77,12 @@ def shared_concept_edges(
     index: Mapping[str, Sequence[Posting]],
     n_papers: int,
     *,
-    per_paper: int = 15, max_df_share: float = 0.2, min_df_cap: int = 25,
-    topics_of: TopicsOf | None = None, years: Mapping[str, int | None] | None = None, ranker: rerank.Ranker | None = None,
+    per_paper: int = 15,
+    max_df_share: float = 0.2,
+    min_df_cap: int = 25,
+    topics_of: TopicsOf | None = None,
+    years: Mapping[str, int | None] | None = None,
+    ranker: rerank.Ranker | None = None,
 ) -> tuple[dict[tuple[str, str], SharedEdge], dict[str, float], dict[str, tuple[float, ...]]]:
     """Shares-concept edges chosen by the papers an ingest touches, those papers' concept norms, and
     what linking keeps about each of them (the scoring is in the module's docstring).
@@ -190,10 +194,13 @@ def _scores(touched, postings, idf, norms, linking, per_paper, topics_of, years,
             chosen.append((pid, [ids[cand[k]] for k in pick], signals[pick]))
     if ranker is None:
         return [(pid, [(float(similarity(s)[k]), o) for k, o in enumerate(others)]) for pid, others, s in chosen], stats
+
     def theirs(other):  # fresh for a touched paper, else as stored; only pool members are decoded
         return stats[other] if other in stats else rerank.stats_of(stored.get(other))
 
-    pools = [(pid, others, stats[pid], signals, [theirs(o) for o in others], similarity(signals)) for pid, others, signals in chosen]
+    pools = [
+        (pid, others, stats[pid], signals, [theirs(o) for o in others], similarity(signals)) for pid, others, signals in chosen
+    ]
     out = []
     for start in range(0, len(pools), 4 * block):  # slices: the features of a whole chunk's pools would be large
         part = pools[start : start + 4 * block]
@@ -228,8 +235,9 @@ def _topic_rows(ids, topics_of: TopicsOf | None):
             counts[i] = len(terms[0])
     columns = np.concatenate(numbers) if numbers else np.zeros(0, dtype=np.int64)
     indptr = np.concatenate(([0], np.cumsum(counts)))
-    words = sparse.csr_matrix((np.concatenate(weights) if weights else np.zeros(0), columns, indptr),
-                              shape=(len(ids), int(columns.max(initial=0)) + 1))
+    words = sparse.csr_matrix(
+        (np.concatenate(weights) if weights else np.zeros(0), columns, indptr), shape=(len(ids), int(columns.max(initial=0)) + 1)
+    )
     lengths = np.sqrt(np.einsum("ij,ij->i", rows, rows))
     return (rows, lengths, words, np.sqrt(np.asarray(words.multiply(words).sum(1)).ravel())), stored
 

@@ -63,14 +63,19 @@ class Trees:
         )
 
     def save(self, path: Path) -> None:
-        np.savez_compressed(path, baseline=np.array(self.baseline), names=np.array(self.names, dtype=str),
-                            **{f: getattr(self, f) for f in _FIELDS})
+        np.savez_compressed(
+            path,
+            baseline=np.array(self.baseline),
+            names=np.array(self.names, dtype=str),
+            **{f: getattr(self, f) for f in _FIELDS},
+        )
 
     @classmethod
     def load(cls, source) -> Trees:
         with np.load(source) as data:
-            return cls(baseline=float(data["baseline"]), names=tuple(str(n) for n in data["names"]),
-                       **{f: data[f] for f in _FIELDS})
+            return cls(
+                baseline=float(data["baseline"]), names=tuple(str(n) for n in data["names"]), **{f: data[f] for f in _FIELDS}
+            )
 
     def raw(self, rows: np.ndarray) -> np.ndarray:
         """The ensemble's log-odds for each row of features."""

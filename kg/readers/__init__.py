@@ -15,25 +15,48 @@ from kg.readers.listing import read_listing
 from kg.readers.ris import read_ris
 from kg.readers.tables import read_table
 
-__all__ = ["read_listing", "read_jsonl", "read_bibtex", "read_table", "read_ris", "read_atom", "read_path", "expand_paths",
-           "file_format", "READERS", "KNOWN", "OnError"]
+__all__ = [
+    "read_listing",
+    "read_jsonl",
+    "read_bibtex",
+    "read_table",
+    "read_ris",
+    "read_atom",
+    "read_path",
+    "expand_paths",
+    "file_format",
+    "READERS",
+    "KNOWN",
+    "OnError",
+]
 
 
 def _read_text(path: Path, on_error: OnError | None = None) -> Iterator[SourceRecord]:
     """A ``.txt`` file: a paper listing, or a Web of Science tab-delimited export (``savedrecs.txt``,
     whose header starts with the field tag ``PT`` and a tab)."""
-    with (gzip.open(path, "rb") if path.suffix == ".gz" else Path(path).open("rb")) as handle:
+    with gzip.open(path, "rb") if path.suffix == ".gz" else Path(path).open("rb") as handle:
         head = handle.read(64)
     if head.removeprefix(b"\xef\xbb\xbf").startswith(b"PT\t"):
         return read_table(path, on_error)
     return read_listing(path, on_error)
 
 
-READERS = {".txt": _read_text, ".jsonl": read_jsonl, ".json": read_jsonl, ".bib": read_bibtex, ".csv": read_table,
-           ".tsv": read_table, ".ris": read_ris, ".atom": read_atom, ".xml": read_atom}
-KNOWN = ("a listing or Web of Science export (.txt), JSON Lines or a JSON document (.jsonl, .json; OpenAlex and Semantic "
-         "Scholar pages too), BibTeX (.bib), CSV or TSV with a header (.csv, .tsv: Scopus, Web of Science, Zotero, OpenAlex), "
-         "RIS (.ris), an arXiv API Atom feed (.atom, .xml); each optionally .gz")
+READERS = {
+    ".txt": _read_text,
+    ".jsonl": read_jsonl,
+    ".json": read_jsonl,
+    ".bib": read_bibtex,
+    ".csv": read_table,
+    ".tsv": read_table,
+    ".ris": read_ris,
+    ".atom": read_atom,
+    ".xml": read_atom,
+}
+KNOWN = (
+    "a listing or Web of Science export (.txt), JSON Lines or a JSON document (.jsonl, .json; OpenAlex and Semantic "
+    "Scholar pages too), BibTeX (.bib), CSV or TSV with a header (.csv, .tsv: Scopus, Web of Science, Zotero, OpenAlex), "
+    "RIS (.ris), an arXiv API Atom feed (.atom, .xml); each optionally .gz"
+)
 
 
 def file_format(path: Path) -> str:

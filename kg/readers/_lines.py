@@ -50,8 +50,11 @@ def decoded_lines(path: Path, on_error=None) -> Iterator[tuple[int, str]]:
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
-                report(ReaderError(str(path), number, f"invalid UTF-8 at byte {exc.start} of the line"),
-                       raw.decode("utf-8", "replace").rstrip("\r\n"), on_error)
+                report(
+                    ReaderError(str(path), number, f"invalid UTF-8 at byte {exc.start} of the line"),
+                    raw.decode("utf-8", "replace").rstrip("\r\n"),
+                    on_error,
+                )
                 continue
             if number == 1:
                 text = text.removeprefix("\ufeff")

@@ -42,10 +42,14 @@ def _entry_record(entry) -> dict:
     area = arxiv_area(primary.get("term", "")) if primary is not None else None
     published = _text(entry, "a:published")
     return {
-        "id": f"arxiv:{arxiv_id}" if arxiv_id else _text(entry, "a:id") or None, "arxiv_id": arxiv_id,
-        "title": _text(entry, "a:title") or None, "abstract": _text(entry, "a:summary") or None,
-        "authors": authors, "affiliations": affiliations if any(affiliations) else None,
-        "area": " · ".join(area) if area else None, "doi": _text(entry, "arxiv:doi") or None,
+        "id": f"arxiv:{arxiv_id}" if arxiv_id else _text(entry, "a:id") or None,
+        "arxiv_id": arxiv_id,
+        "title": _text(entry, "a:title") or None,
+        "abstract": _text(entry, "a:summary") or None,
+        "authors": authors,
+        "affiliations": affiliations if any(affiliations) else None,
+        "area": " · ".join(area) if area else None,
+        "doi": _text(entry, "arxiv:doi") or None,
         "venue": _text(entry, "arxiv:journal_ref") or "arXiv",
         "year": int(published[:4]) if published[:4].isdigit() else None,
     }

@@ -41,9 +41,12 @@ def read_bibtex(path: str | Path, on_error: OnError | None = None) -> Iterator[S
     """Read the entries of a BibTeX file; each record knows the line its entry starts on."""
     path = Path(path)
     text = "\n".join(line for _, line in decoded_lines(path))  # invalid UTF-8 is named with its line here
-    library = bibtexparser.parse_string(text, append_middleware=[LatexDecodingMiddleware(), SeparateCoAuthors(), SplitNameParts()])
-    problems = [ReaderError(str(path), block.start_line + 1, f"invalid BibTeX: {_reason(block.error)}")
-                for block in library.failed_blocks]
+    library = bibtexparser.parse_string(
+        text, append_middleware=[LatexDecodingMiddleware(), SeparateCoAuthors(), SplitNameParts()]
+    )
+    problems = [
+        ReaderError(str(path), block.start_line + 1, f"invalid BibTeX: {_reason(block.error)}") for block in library.failed_blocks
+    ]
     for error in problems:
         report(error, "", on_error)
     for entry in library.entries:
@@ -51,7 +54,11 @@ def read_bibtex(path: str | Path, on_error: OnError | None = None) -> Iterator[S
         fields = {k.lower(): v.value for k, v in entry.fields_dict.items()}
         title, abstract = _text(fields.get("title")), _text(fields.get("abstract"))
         if not title and not abstract:
-            report(ReaderError(str(path), line, f"entry {entry.key!r}: field 'title': required (or an abstract)"), entry.key, on_error)
+            report(
+                ReaderError(str(path), line, f"entry {entry.key!r}: field 'title': required (or an abstract)"),
+                entry.key,
+                on_error,
+            )
             continue
         authors = fields.get("author") or []
         names = [_person(a) for a in authors] if isinstance(authors, list) else [_text(authors)]

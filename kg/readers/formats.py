@@ -24,29 +24,66 @@ __all__ = ["detect", "normal_doi", "normal_arxiv_id", "reference_keys", "title_k
 # The arXiv taxonomy, top level (archive -> group and name); categories inside an archive
 # (cs.LG) are named from ARXIV_CATEGORIES where we list them, else by their code.
 ARXIV_ARCHIVES = {
-    "cs": ("Computer Science", None), "stat": ("Statistics", None), "math": ("Mathematics", None),
-    "eess": ("Electrical Engineering and Systems Science", None), "econ": ("Economics", None),
-    "q-bio": ("Quantitative Biology", None), "q-fin": ("Quantitative Finance", None),
-    "astro-ph": ("Physics", "Astrophysics"), "cond-mat": ("Physics", "Condensed Matter"),
-    "gr-qc": ("Physics", "General Relativity and Quantum Cosmology"), "hep-ex": ("Physics", "High Energy Physics - Experiment"),
-    "hep-lat": ("Physics", "High Energy Physics - Lattice"), "hep-ph": ("Physics", "High Energy Physics - Phenomenology"),
-    "hep-th": ("Physics", "High Energy Physics - Theory"), "math-ph": ("Physics", "Mathematical Physics"),
-    "nlin": ("Physics", "Nonlinear Sciences"), "nucl-ex": ("Physics", "Nuclear Experiment"),
-    "nucl-th": ("Physics", "Nuclear Theory"), "physics": ("Physics", None), "quant-ph": ("Physics", "Quantum Physics"),
+    "cs": ("Computer Science", None),
+    "stat": ("Statistics", None),
+    "math": ("Mathematics", None),
+    "eess": ("Electrical Engineering and Systems Science", None),
+    "econ": ("Economics", None),
+    "q-bio": ("Quantitative Biology", None),
+    "q-fin": ("Quantitative Finance", None),
+    "astro-ph": ("Physics", "Astrophysics"),
+    "cond-mat": ("Physics", "Condensed Matter"),
+    "gr-qc": ("Physics", "General Relativity and Quantum Cosmology"),
+    "hep-ex": ("Physics", "High Energy Physics - Experiment"),
+    "hep-lat": ("Physics", "High Energy Physics - Lattice"),
+    "hep-ph": ("Physics", "High Energy Physics - Phenomenology"),
+    "hep-th": ("Physics", "High Energy Physics - Theory"),
+    "math-ph": ("Physics", "Mathematical Physics"),
+    "nlin": ("Physics", "Nonlinear Sciences"),
+    "nucl-ex": ("Physics", "Nuclear Experiment"),
+    "nucl-th": ("Physics", "Nuclear Theory"),
+    "physics": ("Physics", None),
+    "quant-ph": ("Physics", "Quantum Physics"),
 }
 ARXIV_CATEGORIES = {
-    "cs.AI": "Artificial Intelligence", "cs.CL": "Computation and Language", "cs.CV": "Computer Vision and Pattern Recognition",
-    "cs.LG": "Machine Learning", "cs.NE": "Neural and Evolutionary Computing", "cs.RO": "Robotics",
-    "cs.IR": "Information Retrieval", "cs.CR": "Cryptography and Security", "cs.DC": "Distributed, Parallel, and Cluster Computing",
-    "cs.DS": "Data Structures and Algorithms", "cs.GT": "Computer Science and Game Theory", "cs.HC": "Human-Computer Interaction",
-    "cs.IT": "Information Theory", "cs.LO": "Logic in Computer Science", "cs.MA": "Multiagent Systems",
-    "cs.PL": "Programming Languages", "cs.SE": "Software Engineering", "cs.SI": "Social and Information Networks",
-    "cs.SD": "Sound", "cs.GR": "Graphics", "cs.DB": "Databases", "cs.CY": "Computers and Society",
-    "stat.ML": "Machine Learning", "stat.ME": "Methodology", "stat.TH": "Statistics Theory", "stat.AP": "Applications",
-    "stat.CO": "Computation", "math.OC": "Optimization and Control", "math.ST": "Statistics Theory",
-    "math.PR": "Probability", "math.NA": "Numerical Analysis", "eess.IV": "Image and Video Processing",
-    "eess.SP": "Signal Processing", "eess.AS": "Audio and Speech Processing", "eess.SY": "Systems and Control",
-    "q-bio.NC": "Neurons and Cognition", "q-bio.QM": "Quantitative Methods", "q-bio.BM": "Biomolecules",
+    "cs.AI": "Artificial Intelligence",
+    "cs.CL": "Computation and Language",
+    "cs.CV": "Computer Vision and Pattern Recognition",
+    "cs.LG": "Machine Learning",
+    "cs.NE": "Neural and Evolutionary Computing",
+    "cs.RO": "Robotics",
+    "cs.IR": "Information Retrieval",
+    "cs.CR": "Cryptography and Security",
+    "cs.DC": "Distributed, Parallel, and Cluster Computing",
+    "cs.DS": "Data Structures and Algorithms",
+    "cs.GT": "Computer Science and Game Theory",
+    "cs.HC": "Human-Computer Interaction",
+    "cs.IT": "Information Theory",
+    "cs.LO": "Logic in Computer Science",
+    "cs.MA": "Multiagent Systems",
+    "cs.PL": "Programming Languages",
+    "cs.SE": "Software Engineering",
+    "cs.SI": "Social and Information Networks",
+    "cs.SD": "Sound",
+    "cs.GR": "Graphics",
+    "cs.DB": "Databases",
+    "cs.CY": "Computers and Society",
+    "stat.ML": "Machine Learning",
+    "stat.ME": "Methodology",
+    "stat.TH": "Statistics Theory",
+    "stat.AP": "Applications",
+    "stat.CO": "Computation",
+    "math.OC": "Optimization and Control",
+    "math.ST": "Statistics Theory",
+    "math.PR": "Probability",
+    "math.NA": "Numerical Analysis",
+    "eess.IV": "Image and Video Processing",
+    "eess.SP": "Signal Processing",
+    "eess.AS": "Audio and Speech Processing",
+    "eess.SY": "Systems and Control",
+    "q-bio.NC": "Neurons and Cognition",
+    "q-bio.QM": "Quantitative Methods",
+    "q-bio.BM": "Biomolecules",
 }
 
 _ARXIV_ID = re.compile(r"^(?:arxiv:)?((?:\d{4}\.\d{4,5})|(?:[a-z\-]+(?:\.[A-Z]{2})?/\d{7}))(?:v\d+)?$", re.I)
@@ -106,8 +143,11 @@ def reference_keys(reference: str | dict) -> list[str]:
     (['doi:10.1000/x1', 'title:a title'], ['title:attention is all you need'])
     """
     if isinstance(reference, dict):
-        parts = [reference_keys(v) if f != "title" else [title_key(v)] for f in ("id", "arxiv_id", "doi", "title")
-                 if isinstance(v := reference.get(f), str) and v.strip()]
+        parts = [
+            reference_keys(v) if f != "title" else [title_key(v)]
+            for f in ("id", "arxiv_id", "doi", "title")
+            if isinstance(v := reference.get(f), str) and v.strip()
+        ]
         return list(dict.fromkeys(k for keys in parts for k in keys if k))
     text = " ".join(reference.split())
     if arxiv := normal_arxiv_id(text):
@@ -135,7 +175,9 @@ def arxiv_area(categories: str) -> list[str] | None:
 def from_arxiv(obj: dict) -> dict:
     parsed = obj.get("authors_parsed")
     if isinstance(parsed, list) and all(isinstance(p, list) for p in parsed):
-        authors = [" ".join(x for x in (p[1] if len(p) > 1 else "", p[0], p[2] if len(p) > 2 else "") if x).strip() for p in parsed]
+        authors = [
+            " ".join(x for x in (p[1] if len(p) > 1 else "", p[0], p[2] if len(p) > 2 else "") if x).strip() for p in parsed
+        ]
     else:
         authors = [a.strip() for a in re.split(r",| and ", obj.get("authors") or "") if a.strip()]
     year = None
@@ -242,8 +284,12 @@ def from_semantic_scholar(obj: dict) -> dict:
 def _s2_reference(ref: dict) -> dict:
     """A Semantic Scholar reference (``paperId``, ``externalIds``, ``title``) as kg's reference object."""
     external = ref.get("externalIds") or {}
-    return {"id": f"s2:{ref['paperId']}" if ref.get("paperId") else None, "doi": external.get("DOI"),
-            "arxiv_id": external.get("ArXiv"), "title": ref.get("title")}
+    return {
+        "id": f"s2:{ref['paperId']}" if ref.get("paperId") else None,
+        "doi": external.get("DOI"),
+        "arxiv_id": external.get("ArXiv"),
+        "title": ref.get("title"),
+    }
 
 
 def detect(obj: dict) -> tuple[str, Callable[[dict], dict] | None]:

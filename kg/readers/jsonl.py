@@ -122,7 +122,9 @@ def page_items(value) -> list | None:
     if isinstance(value, dict):
         if isinstance(value.get("results"), list) and "meta" in value:  # an OpenAlex page
             return value["results"]
-        if isinstance(value.get("data"), list) and ({"total", "next", "token", "offset"} & value.keys()):  # a Semantic Scholar page
+        if isinstance(value.get("data"), list) and (
+            {"total", "next", "token", "offset"} & value.keys()
+        ):  # a Semantic Scholar page
             return value["data"]
     return None
 
@@ -234,7 +236,9 @@ def _checked(obj: dict, fail) -> tuple[list, list, dict]:
     for field, what in (("affiliations", "string"), ("author_ids", "id string")):
         values = obj.get(field)
         if values is not None and (
-            not isinstance(values, list) or len(values) != len(authors) or not all(v is None or isinstance(v, str) for v in values)
+            not isinstance(values, list)
+            or len(values) != len(authors)
+            or not all(v is None or isinstance(v, str) for v in values)
         ):
             raise fail(field, f"expected null or a list with one {what} (or null) per author")
         per_author[field] = values

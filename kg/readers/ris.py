@@ -34,10 +34,13 @@ def _entry_record(entry: dict) -> dict:
     year = re.search(r"\b(1[89]|20)\d{2}\b", str(_first(entry, "year", "publication_year", "date") or ""))
     people = [n for a in (_first(entry, "authors", "first_authors") or []) for n in split_people(a)]
     return {
-        "id": _first(entry, "id"), "title": _first(entry, "title", "primary_title"),
-        "abstract": _first(entry, "abstract", "notes_abstract"), "authors": people,
+        "id": _first(entry, "id"),
+        "title": _first(entry, "title", "primary_title"),
+        "abstract": _first(entry, "abstract", "notes_abstract"),
+        "authors": people,
         "venue": _first(entry, "secondary_title", "journal_name", "alternate_title3", "alternate_title1"),
-        "doi": _first(entry, "doi"), "keywords": list(entry.get("keywords") or []),
+        "doi": _first(entry, "doi"),
+        "keywords": list(entry.get("keywords") or []),
         "year": int(year.group(0)) if year else None,
     }
 

@@ -70,7 +70,11 @@ def split_people(text: str) -> list[str]:
 def _columns(header: list[str]) -> dict[str, str]:
     """kg's field -> the header's column that holds it (the first exporter name present)."""
     present = {" ".join(h.lower().split()): h for h in header}
-    return {field: next(present[n] for n in names if n in present) for field, names in COLUMNS.items() if any(n in present for n in names)}
+    return {
+        field: next(present[n] for n in names if n in present)
+        for field, names in COLUMNS.items()
+        if any(n in present for n in names)
+    }
 
 
 def _row_record(row: dict, columns: dict[str, str]) -> dict:
@@ -80,9 +84,14 @@ def _row_record(row: dict, columns: dict[str, str]) -> dict:
     year = cell("year")
     keywords = [k.strip() for k in re.split(r"[;|]", cell("keywords")) if k.strip()]
     return {
-        "id": cell("id") or None, "title": cell("title") or None, "abstract": cell("abstract") or None,
-        "authors": split_people(cell("authors")), "venue": cell("venue") or None, "doi": cell("doi") or None,
-        "keywords": keywords, "area": cell("area") or None,
+        "id": cell("id") or None,
+        "title": cell("title") or None,
+        "abstract": cell("abstract") or None,
+        "authors": split_people(cell("authors")),
+        "venue": cell("venue") or None,
+        "doi": cell("doi") or None,
+        "keywords": keywords,
+        "area": cell("area") or None,
         "year": int(year[:4]) if re.fullmatch(r"\d{4}(\.0)?", year) else None,
     }
 
@@ -100,8 +109,12 @@ def read_table(path: str | Path, on_error: OnError | None = None) -> Iterator[So
     reader = csv.DictReader(io.StringIO(text), dialect=dialect)
     columns = _columns(reader.fieldnames or [])
     if "title" not in columns and "abstract" not in columns:
-        raise ReaderError(str(path), 1, f"no title or abstract column in the header; kg reads {', '.join(COLUMNS['title'] + COLUMNS['abstract'])} "
-                          "(see kg.readers.tables)")
+        raise ReaderError(
+            str(path),
+            1,
+            f"no title or abstract column in the header; kg reads {', '.join(COLUMNS['title'] + COLUMNS['abstract'])} "
+            "(see kg.readers.tables)",
+        )
     start = reader.line_num + 1
     for row in reader:
         try:

@@ -33,8 +33,11 @@ def _fingerprint(files: list[Path], settings: Settings) -> dict:
     """What a stage's Parquet copy was computed from: the files (size, time), the stage settings and
     the code and vocabulary that find candidates (a newer kg finds other ones; a retrained ranker
     ranks the same candidates, so it does not tag again)."""
-    return {"files": [[str(f.resolve()), f.stat().st_size, f.stat().st_mtime_ns] for f in files],
-            "settings": asdict(ChunkSettings.of(settings)), "extractor": _extractor_digest()}
+    return {
+        "files": [[str(f.resolve()), f.stat().st_size, f.stat().st_mtime_ns] for f in files],
+        "settings": asdict(ChunkSettings.of(settings)),
+        "extractor": _extractor_digest(),
+    }
 
 
 def _extractor_digest() -> str:
@@ -63,7 +66,9 @@ class _Candidates:
             return rows.map(lambda r: (r.paper, (json.loads(r.data), r.title_tokens)))
         found = extract_candidates(ChunkSettings.of(self.settings), first_listings).cache()
         plain = found.map(lambda x: (x[0], json.dumps(x[1][0]), x[1][1]))
-        self.spark.createDataFrame(plain, "paper string, data string, title_tokens long").write.mode("overwrite").parquet(str(self.path))
+        self.spark.createDataFrame(plain, "paper string, data string, title_tokens long").write.mode("overwrite").parquet(
+            str(self.path)
+        )
         return found
 
 
@@ -72,13 +77,23 @@ def _write_stages(spark, run, tables: dict, stages_dir: Path) -> None:
     from kg.graph.identity import paper_id
 
     listed = run.listed.map(lambda x: (x[0], paper_id(x[1]), json.dumps(asdict(x[1]), ensure_ascii=False)))
-    spark.createDataFrame(listed, "number long, paper string, record string").write.mode("overwrite").parquet(str(stages_dir / "records"))
+    spark.createDataFrame(listed, "number long, paper string, record string").write.mode("overwrite").parquet(
+        str(stages_dir / "records")
+    )
     for name, df in tables.items():
         df.write.mode("overwrite").parquet(str(stages_dir / "tables" / name))
 
 
-def ingest_spark(paths, settings: Settings, *, master: str | None = None, output: str = "neo4j",
-                 stages_dir: str | Path | None = None, spark=None, partitions: int | None = None) -> SparkSummary:
+def ingest_spark(
+    paths,
+    settings: Settings,
+    *,
+    master: str | None = None,
+    output: str = "neo4j",
+    stages_dir: str | Path | None = None,
+    spark=None,
+    partitions: int | None = None,
+) -> SparkSummary:
     """Run the ingest on Spark and write the graph to Neo4j (a first load) or to Parquet tables.
 
     ``stages_dir`` keeps a Parquet copy of the candidates and of every table; a second run
@@ -107,8 +122,15 @@ def ingest_spark(paths, settings: Settings, *, master: str | None = None, output
             _write_stages(spark, run, tables, Path(stages_dir))
         if output == "neo4j":
             write_neo4j(tables, settings)
-        return SparkSummary(run.records, counts["papers"], run.chunks, counts, time.perf_counter() - started, output,
-                            bool(stage and stage.resumed))
+        return SparkSummary(
+            run.records,
+            counts["papers"],
+            run.chunks,
+            counts,
+            time.perf_counter() - started,
+            output,
+            bool(stage and stage.resumed),
+        )
     finally:
         if own:
             spark.stop()
@@ -123,4 +145,3 @@ def summary_lines(summary: SparkSummary) -> list[str]:
         f"wrote to {where}: {t['papers']} papers, {t['authors']} authors, {t['concepts']} concepts, {t['areas']} areas",
         f"co-author pairs {t['co_authored']}, shares-concept pairs {t['shares_concept']}",
     ]
-

@@ -76,8 +76,7 @@ def _chunk_batches(sc, records, n_chunks: int, cs: ChunkSettings, partitions: in
     joined = with_pid.join(first).cache()  # (pid, ((index, record), first index))
     firsts = joined.filter(lambda x: x[1][0][0] == x[1][1]).map(lambda x: (x[0], x[1][0]))
     author_ids = dict(
-        firsts.flatMap(lambda x: stages.first_listing_ids(x[1][0], x[1][1]))
-        .reduceByKey(min).mapValues(lambda v: v[2]).collect()
+        firsts.flatMap(lambda x: stages.first_listing_ids(x[1][0], x[1][1])).reduceByKey(min).mapValues(lambda v: v[2]).collect()
     )
     known = sc.broadcast(author_ids)
     found = candidates(firsts.map(lambda x: (x[0], x[1][1])).repartition(partitions))
@@ -135,9 +134,15 @@ def _norms_and_postings(touched_by_chunk: dict[int, dict[str, dict[str, float]]]
 def shares(sc, batches, cs: ChunkSettings, partitions: int):
     """RDD of ((p, q), (order, (score, shared concepts))), the papers' norms, and what linking keeps about
     each paper: ``block_stats`` per block first (the ranker reads every candidate's), then ``score_block``."""
-    summary = batches.map(lambda cb: (cb[0], len(cb[1].papers), mention_weights(cb[1].mentions),
-                                      {p.id: p.topic for p in cb[1].papers if p.topic},
-                                      {p.id: p.year for p in cb[1].papers})).collect()
+    summary = batches.map(
+        lambda cb: (
+            cb[0],
+            len(cb[1].papers),
+            mention_weights(cb[1].mentions),
+            {p.id: p.topic for p in cb[1].papers if p.topic},
+            {p.id: p.year for p in cb[1].papers},
+        )
+    ).collect()
     touched_by_chunk = {c: t for c, _, t, _, _ in summary}
     norms, n_so_far, postings = _norms_and_postings(touched_by_chunk, {c: n for c, n, *_ in summary})
     shared_postings = sc.broadcast(postings)
@@ -151,17 +156,24 @@ def shares(sc, batches, cs: ChunkSettings, partitions: int):
             blocks.append(((chunk, b), block, n_so_far[chunk]))
     slices = max(1, min(len(blocks), partitions * 4))
     plain = sc.broadcast(topics)
-    stats = dict(sc.parallelize(blocks, slices).flatMap(
-        lambda item: stages.block_stats(item[1], item[0][0], item[2], shared_postings.value, plain.value,
-                                        years.value).items()).collect())
-    kept = sc.broadcast({pid: with_stats(topics.get(pid, ""), s) for pid, s in stats.items()} | {
-        pid: t for pid, t in topics.items() if pid not in stats})
+    stats = dict(
+        sc.parallelize(blocks, slices)
+        .flatMap(
+            lambda item: stages.block_stats(item[1], item[0][0], item[2], shared_postings.value, plain.value, years.value).items()
+        )
+        .collect()
+    )
+    kept = sc.broadcast(
+        {pid: with_stats(topics.get(pid, ""), s) for pid, s in stats.items()}
+        | {pid: t for pid, t in topics.items() if pid not in stats}
+    )
     per_paper = cs.related_per_paper
 
     def score(item):
         order, block, n_papers = item
-        edges, _ = stages.score_block(block, order[0], n_papers, per_paper, shared_postings.value, kept.value,
-                                      years.value, related_ranker(cs))
+        edges, _ = stages.score_block(
+            block, order[0], n_papers, per_paper, shared_postings.value, kept.value, years.value, related_ranker(cs)
+        )
         return [(pair, (order, edge)) for pair, edge in edges.items()]
 
     scored = sc.parallelize(blocks, slices).flatMap(score)

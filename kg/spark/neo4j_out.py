@@ -26,9 +26,13 @@ def _options(settings: Settings) -> dict[str, str]:
     from kg.store.neo4j.local_server import neo4j_auth
 
     user, password = neo4j_auth(settings)
-    return {"url": settings.neo4j_uri or "", "database": settings.neo4j_database,
-            "authentication.basic.username": user, "authentication.basic.password": password,
-            "batch.size": str(settings.neo4j_batch_size * 5)}
+    return {
+        "url": settings.neo4j_uri or "",
+        "database": settings.neo4j_database,
+        "authentication.basic.username": user,
+        "authentication.basic.password": password,
+        "batch.size": str(settings.neo4j_batch_size * 5),
+    }
 
 
 def prepare_empty_database(settings: Settings) -> None:
@@ -42,8 +46,10 @@ def prepare_empty_database(settings: Settings) -> None:
         service.migrate()
         papers = service.stats().papers
     if papers:
-        raise StoreError(f"the database at {settings.neo4j_uri} holds {papers} papers; the Spark engine makes a "
-                         "first load into an empty database (add to a graph with `kg ingest`)")
+        raise StoreError(
+            f"the database at {settings.neo4j_uri} holds {papers} papers; the Spark engine makes a "
+            "first load into an empty database (add to a graph with `kg ingest`)"
+        )
 
 
 def _wipe(settings: Settings) -> None:
@@ -58,19 +64,33 @@ def _wipe(settings: Settings) -> None:
 
 
 def _write_nodes(frame, label: str, key: str, options: dict[str, str]) -> None:
-    (frame.write.format(_FORMAT).mode("Overwrite").options(**options)
-     .option("labels", f":{label}").option("node.keys", key).save())
+    (
+        frame.write.format(_FORMAT)
+        .mode("Overwrite")
+        .options(**options)
+        .option("labels", f":{label}")
+        .option("node.keys", key)
+        .save()
+    )
 
 
 def _write_relationships(frame, spec, options: dict[str, str]) -> None:
     rel_type, (s_label, s_col, s_key), (t_label, t_col, t_key) = spec
     properties = [c for c in frame.columns if c not in (s_col, t_col)]
-    writer = (frame.coalesce(1).write.format(_FORMAT).mode("Overwrite").options(**options)
-              .option("relationship", rel_type).option("relationship.save.strategy", "keys")
-              .option("relationship.source.labels", f":{s_label}").option("relationship.source.save.mode", "Match")
-              .option("relationship.source.node.keys", f"{s_col}:{s_key}")
-              .option("relationship.target.labels", f":{t_label}").option("relationship.target.save.mode", "Match")
-              .option("relationship.target.node.keys", f"{t_col}:{t_key}"))
+    writer = (
+        frame.coalesce(1)
+        .write.format(_FORMAT)
+        .mode("Overwrite")
+        .options(**options)
+        .option("relationship", rel_type)
+        .option("relationship.save.strategy", "keys")
+        .option("relationship.source.labels", f":{s_label}")
+        .option("relationship.source.save.mode", "Match")
+        .option("relationship.source.node.keys", f"{s_col}:{s_key}")
+        .option("relationship.target.labels", f":{t_label}")
+        .option("relationship.target.save.mode", "Match")
+        .option("relationship.target.node.keys", f"{t_col}:{t_key}")
+    )
     if properties:
         writer = writer.option("relationship.properties", ",".join(properties))
     writer.save()

@@ -30,12 +30,19 @@ def connector_jar(configured: Path | None = None) -> Path:
     if not jar.is_file():
         mvn = shutil.which("mvn")
         if mvn is None:
-            raise KGError(f"the Neo4j Spark connector is not in {jar.parent} and Maven is not installed to fetch it; "
-                          "install Maven or set KG_SPARK_CONNECTOR_JAR")
-        done = subprocess.run([mvn, "-B", "-q", "dependency:get", f"-Dartifact={group}:{artifact}:{version}",
-                               "-Dtransitive=false"], capture_output=True, text=True)
+            raise KGError(
+                f"the Neo4j Spark connector is not in {jar.parent} and Maven is not installed to fetch it; "
+                "install Maven or set KG_SPARK_CONNECTOR_JAR"
+            )
+        done = subprocess.run(
+            [mvn, "-B", "-q", "dependency:get", f"-Dartifact={group}:{artifact}:{version}", "-Dtransitive=false"],
+            capture_output=True,
+            text=True,
+        )
         if done.returncode != 0 or not jar.is_file():
-            raise KGError(f"could not fetch the Neo4j Spark connector from Maven Central: {done.stdout[-500:]}{done.stderr[-500:]}")
+            raise KGError(
+                f"could not fetch the Neo4j Spark connector from Maven Central: {done.stdout[-500:]}{done.stderr[-500:]}"
+            )
     return jar
 
 
@@ -44,8 +51,9 @@ def _under_spark_submit() -> bool:
     return bool(os.environ.get("SPARK_ENV_LOADED")) or "spark.master" in os.environ.get("PYSPARK_SUBMIT_ARGS", "")
 
 
-def spark_session(master: str | None = None, *, connector: bool = True, connector_path: Path | None = None,
-                  driver_memory: str = "4g"):
+def spark_session(
+    master: str | None = None, *, connector: bool = True, connector_path: Path | None = None, driver_memory: str = "4g"
+):
     """A session for the ingest: ``master`` (``local[*]`` when nothing else is configured), the
     connector jar (when writing to Neo4j), and this interpreter for the Python workers.
 
@@ -58,8 +66,12 @@ def spark_session(master: str | None = None, *, connector: bool = True, connecto
     if _under_spark_submit():
         return builder.getOrCreate()
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    builder = (builder.master(master or "local[*]").config("spark.driver.memory", driver_memory)
-               .config("spark.ui.showConsoleProgress", "false").config("spark.sql.shuffle.partitions", "8"))
+    builder = (
+        builder.master(master or "local[*]")
+        .config("spark.driver.memory", driver_memory)
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "8")
+    )
     if connector:
         builder = builder.config("spark.jars", str(connector_jar(connector_path)))
     spark = builder.getOrCreate()

@@ -11,14 +11,24 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from kg.extract.topics import paper_topics
-from kg.graph.build import GraphBatch, build_batch, merge_records
+from kg.graph.build import GraphBatch
+from kg.graph.chunk import build_chunk as build_graph_chunk
 from kg.graph.identity import make_author
 from kg.graph.shares import concept_norm, linking_idf, shared_concept_edges, stored_norm
 from kg.models import SourceRecord
 
-__all__ = ["ChunkSettings", "parse_lines", "first_listing_ids", "candidates_of", "build_chunk", "assign_block", "people_batch",
-           "block_stats", "chunk_norms", "score_block"]
+__all__ = [
+    "ChunkSettings",
+    "parse_lines",
+    "first_listing_ids",
+    "candidates_of",
+    "build_chunk",
+    "assign_block",
+    "people_batch",
+    "block_stats",
+    "chunk_norms",
+    "score_block",
+]
 
 _EXTRACTORS: dict[tuple, object] = {}  # one extractor (spaCy pipeline, model) per worker process and settings
 
@@ -40,8 +50,16 @@ class ChunkSettings:
     def of(cls, settings) -> "ChunkSettings":
         """The stage settings of a ``kg.config.Settings``."""
         model = str(settings.related_model) if settings.related_model is not None else None
-        return cls(settings.ingest_chunk, settings.concepts_per_paper, settings.spacy_model, settings.concept_model,
-                   settings.related_per_paper, settings.max_coauthor_byline, settings.related_ranking, model)
+        return cls(
+            settings.ingest_chunk,
+            settings.concepts_per_paper,
+            settings.spacy_model,
+            settings.concept_model,
+            settings.related_per_paper,
+            settings.max_coauthor_byline,
+            settings.related_ranking,
+            model,
+        )
 
 
 def extractor_for(settings: ChunkSettings):
@@ -105,23 +123,20 @@ def build_chunk(
     chunk only adds research areas); ``known_author_ids`` is every source author id's key.
     """
     from kg.extract.component import from_plain
-    from kg.extract.pipeline import DocumentInput
 
-    merged = merge_records(r for _, r in sorted(records, key=lambda x: x[0]))
-    new = [m for m in merged if m.id not in earlier]
-    documents = [DocumentInput(m.record.abstract, tuple(m.keywords), m.record.title or "") for m in new]
     extractor = extractor_for(settings)
-    cands = [from_plain(candidates[m.id][0], extractor.vocabulary) for m in new]
-    found = extractor.rank(documents, cands, [candidates[m.id][1] for m in new]) if new else []
-    batch = build_batch(
-        merged,
-        {m.id: c for m, c in zip(new, found, strict=True)},
-        new_ids={m.id for m in new},
+
+    def extract(documents, new):
+        cands = [from_plain(candidates[m.id][0], extractor.vocabulary) for m in new]
+        return extractor.rank(documents, cands, [candidates[m.id][1] for m in new])
+
+    return build_graph_chunk(
+        (r for _, r in sorted(records, key=lambda x: x[0])),
+        lambda ids: earlier & set(ids),
+        extract,
         max_coauthor_byline=settings.max_coauthor_byline,
         known_author_ids=known_author_ids,
-    )
-    batch.set_topics(paper_topics(batch.papers))
-    return batch
+    ).batch
 
 
 # -- people: one name block at a time ------------------------------------------------------------
@@ -177,24 +192,42 @@ def block_index(keys: Iterable[str], chunk: int, postings: Mapping[str, Sequence
     }
 
 
-def score_block(touched: Mapping[str, Mapping[str, float]], chunk: int, n_papers: int, per_paper: int,
-                postings: Mapping[str, Sequence[tuple[int, str, float, float]]], topics: Mapping[str, str],
-                years: Mapping[str, int | None] | None = None, ranker=None):
+def score_block(
+    touched: Mapping[str, Mapping[str, float]],
+    chunk: int,
+    n_papers: int,
+    per_paper: int,
+    postings: Mapping[str, Sequence[tuple[int, str, float, float]]],
+    topics: Mapping[str, str],
+    years: Mapping[str, int | None] | None = None,
+    ranker=None,
+):
     """Shares-concept edges picked by one block of a chunk's papers (ids in order), as
     ``shared_concept_edges`` picks them for the whole chunk, and what linking keeps about the
     block's papers: the block's papers see every other paper of the chunk through the postings,
     with the same idf, norms and signatures (``topics``: every paper's, with the stats that
     ``block_stats`` found for the papers of this chunk and the earlier ones)."""
     keys = sorted({k for weights in touched.values() for k in weights})
-    edges, _, stats = shared_concept_edges(touched, block_index(keys, chunk, postings), n_papers, per_paper=per_paper,
-                                           topics_of=lambda ids: {i: topics[i] for i in ids if i in topics},
-                                           years=years, ranker=ranker)
+    edges, _, stats = shared_concept_edges(
+        touched,
+        block_index(keys, chunk, postings),
+        n_papers,
+        per_paper=per_paper,
+        topics_of=lambda ids: {i: topics[i] for i in ids if i in topics},
+        years=years,
+        ranker=ranker,
+    )
     return edges, stats
 
 
-def block_stats(touched: Mapping[str, Mapping[str, float]], chunk: int, n_papers: int,
-                postings: Mapping[str, Sequence[tuple[int, str, float, float]]], topics: Mapping[str, str],
-                years: Mapping[str, int | None]) -> dict[str, tuple[float, ...]]:
+def block_stats(
+    touched: Mapping[str, Mapping[str, float]],
+    chunk: int,
+    n_papers: int,
+    postings: Mapping[str, Sequence[tuple[int, str, float, float]]],
+    topics: Mapping[str, str],
+    years: Mapping[str, int | None],
+) -> dict[str, tuple[float, ...]]:
     """What linking keeps about one block's papers (``kg.graph.rerank.link_stats``), which the ranker reads
     of every candidate: found by similarity alone, before any paper is ranked."""
     return score_block(touched, chunk, n_papers, 1, postings, topics, years)[1]

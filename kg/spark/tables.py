@@ -95,7 +95,8 @@ def graph_tables(run: SparkRun, sc) -> dict[str, Any]:
     tables["author_id_nodes"] = sc.parallelize([{"id": i} for i, _ in ids], 1)
     tables["identifies"] = sc.parallelize([{"id": i, "key": k} for i, k in ids], 1)
     tables["shares_concept"] = run.shared.map(
-        lambda x: {"p": x[0][0], "q": x[0][1], "score": x[1][1][0], "concepts": list(x[1][1][1])})
+        lambda x: {"p": x[0][0], "q": x[0][1], "score": x[1][1][0], "concepts": list(x[1][1][1])}
+    )
     return tables
 
 
@@ -105,8 +106,18 @@ def table_schema(name: str):
 
     s, d, i, b, strings = T.StringType(), T.DoubleType(), T.LongType(), T.BooleanType(), T.ArrayType(T.StringType())
     columns = {
-        "papers": [("id", s), ("title", s), ("label", s), ("abstract", s), ("venue", s), ("year", i),
-                   ("authors_truncated", b), ("concept_norm", d), ("citations", i), ("topic", s)],
+        "papers": [
+            ("id", s),
+            ("title", s),
+            ("label", s),
+            ("abstract", s),
+            ("venue", s),
+            ("year", i),
+            ("authors_truncated", b),
+            ("concept_norm", d),
+            ("citations", i),
+            ("topic", s),
+        ],
         "authors": [("key", s), ("name", s), ("block", s), ("profile", s)],
         "areas": [("path", s), ("name", s), ("parent", s), ("top", s)],
         "concepts": [("key", s), ("name", s), ("aliases", strings), ("broader", s), ("alias_text", s)],

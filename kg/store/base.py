@@ -98,8 +98,10 @@ class BatchedReads(ABC):
         ``coauthors``) at once, each exactly as its own method gives it: what a query asks for side by
         side under one node. A store may answer them in one round trip."""
         methods = {
-            ("paper", "authors"): self.authors_of_papers, ("paper", "areas"): self.areas_of_papers,
-            ("paper", "concepts"): self.concepts_of_papers, ("author", "papers"): self.papers_of_authors,
+            ("paper", "authors"): self.authors_of_papers,
+            ("paper", "areas"): self.areas_of_papers,
+            ("paper", "concepts"): self.concepts_of_papers,
+            ("author", "papers"): self.papers_of_authors,
             ("author", "coauthors"): self.coauthors_of,
         }
         unknown = sorted(n for n in names if (kind, n) not in methods)
@@ -154,8 +156,9 @@ class Store(BatchedReads):
 
     def migrate(self) -> list[str]:
         """Apply pending schema migrations (Neo4j); the names of those applied."""
-        raise InvalidArgument(f"kg migrate works on Neo4j, not on the {self.kind} store: set NEO4J_URI "
-                              "(e.g. the URI `kg neo4j start` prints)")
+        raise InvalidArgument(
+            f"kg migrate works on Neo4j, not on the {self.kind} store: set NEO4J_URI (e.g. the URI `kg neo4j start` prints)"
+        )
 
     def warm(self) -> None:
         """Build in-memory indexes ahead of the first requests (default: none to build)."""

@@ -7,8 +7,18 @@ from dataclasses import dataclass
 
 from kg.models import Author, Reference, Suggestion
 
-__all__ = ["PaperFilter", "Network", "rank_suggestions", "references_from", "PAPER_ORDERS", "RELATED_CONCEPTS_SAMPLE",
-           "RELATED_LIMIT", "COAUTHORS_FIRST", "SUGGEST_CANDIDATES"]
+__all__ = [
+    "PaperFilter",
+    "Network",
+    "rank_suggestions",
+    "references_from",
+    "PAPER_ORDERS",
+    "RELATED_CONCEPTS_SAMPLE",
+    "RELATED_LIMIT",
+    "COAUTHORS_FIRST",
+    "SUGGEST_CANDIDATES",
+]
+
 
 @dataclass(frozen=True, slots=True)
 class PaperFilter:

@@ -59,7 +59,7 @@ def test_two_operations_need_an_operation_name(gql):
 
 def test_a_malformed_cursor_is_not_echoed_whole(gql):
     cursor = "x" * 50_000
-    [message] = gql.errors('query($c: String) { papers(after: $c) { totalCount } }', {"c": cursor})
+    [message] = gql.errors("query($c: String) { papers(after: $c) { totalCount } }", {"c": cursor})
     assert "malformed cursor" in message and len(message) < 300
 
 
@@ -104,7 +104,7 @@ def test_validation_errors_log_no_traceback(gql, caplog):
 @pytest.mark.parametrize("words", [2_000])
 def test_a_long_text_filter_is_refused_on_both_stores_alike(gql, words):
     text = " ".join(f"w{i}" for i in range(words))
-    [message] = gql.errors('query($t: String) { papers(filter: {text: $t}) { totalCount } }', {"t": text})
+    [message] = gql.errors("query($t: String) { papers(filter: {text: $t}) { totalCount } }", {"t": text})
     assert "words" in message
-    [message] = gql.errors('query($t: String!) { search(query: $t) { score } }', {"t": text})
+    [message] = gql.errors("query($t: String!) { search(query: $t) { score } }", {"t": text})
     assert "words" in message

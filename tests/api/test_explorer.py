@@ -50,8 +50,12 @@ def seeds_url(tmp_path_factory):
     import subprocess
     import sys
 
-    subprocess.run([sys.executable, "-m", "kg.cli", "ingest", str(SAMPLES), str(ROOT / "tests" / "fixtures" / "facets.jsonl")],
-                   env=env, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "kg.cli", "ingest", str(SAMPLES), str(ROOT / "tests" / "fixtures" / "facets.jsonl")],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     with kg_serving({"KG_DATA_DIR": str(data)}) as base:
         yield base
 
@@ -134,8 +138,10 @@ def test_search_sam_reaches_the_concept_page_with_the_apis_papers(seeds):
     seeds.page.keyboard.press("Enter")
     seeds.page.wait_for_function("location.pathname.startsWith('/concept/')")
     seeds.wait_ready()
-    shown = seeds.page.eval_on_selector_all("#concept-papers a", "links => links.map(a => decodeURIComponent(a.pathname.split('/').pop()))")
-    data = api(seeds.base, "{ concept(name: \"SAM\") { name papers(first: 25) { edges { node { id } } } } }")["concept"]
+    shown = seeds.page.eval_on_selector_all(
+        "#concept-papers a", "links => links.map(a => decodeURIComponent(a.pathname.split('/').pop()))"
+    )
+    data = api(seeds.base, '{ concept(name: "SAM") { name papers(first: 25) { edges { node { id } } } } }')["concept"]
     assert seeds.page.inner_text("#panel h1") == data["name"] == "sharpness-aware minimization"
     assert shown == [e["node"]["id"] for e in data["papers"]["edges"]] and shown
     seeds.shot("concept-sam")
@@ -157,7 +163,9 @@ def test_an_authors_network_draws_what_the_api_returns_and_a_click_opens_the_aut
     iclr_page.shot("author-network")
     # The browser's own timing of this page (navigation start to network drawn), kept beside the screenshots;
     # the 95,000-paper figure comes from bench/explorer.py, which measures the same mark.
-    ready = iclr_page.page.evaluate("name => performance.getEntriesByName(name)[0].startTime", f"kg-ready:/author/{quote(top['id'])}")
+    ready = iclr_page.page.evaluate(
+        "name => performance.getEntriesByName(name)[0].startTime", f"kg-ready:/author/{quote(top['id'])}"
+    )
     (SHOTS / "timings.json").write_text(json.dumps({"iclr2024_top_author_page_ready_ms": round(ready)}) + "\n")
     other = next(n["id"] for n in net["nodes"] if n["id"] != top["id"])
     x, y = iclr_page.page.evaluate(
@@ -173,11 +181,13 @@ def test_an_authors_network_draws_what_the_api_returns_and_a_click_opens_the_aut
 
 def test_the_path_finder_shows_the_apis_path(seeds):
     seeds.open("/author/" + quote("wei lin"))
-    expected = api(seeds.base, "{ collaborationPath(from: \"Wei Lin\", to: \"Hong Xu\") { id } }")["collaborationPath"]
+    expected = api(seeds.base, '{ collaborationPath(from: "Wei Lin", to: "Hong Xu") { id } }')["collaborationPath"]
     seeds.page.fill("#path-to", "Hong Xu")
     seeds.page.click("#path-to + button")
     seeds.page.wait_for_selector("#path-result a")
-    shown = seeds.page.eval_on_selector_all("#path-result a", "links => links.map(a => decodeURIComponent(a.pathname.split('/').pop()))")
+    shown = seeds.page.eval_on_selector_all(
+        "#path-result a", "links => links.map(a => decodeURIComponent(a.pathname.split('/').pop()))"
+    )
     assert shown == [a["id"] for a in expected]
     assert seeds.page.evaluate("kgExplorer.path") == shown
     seeds.shot("path")
@@ -197,9 +207,13 @@ def test_a_deep_link_survives_a_reload(seeds):
 def test_graphiql_runs_a_query_offline(seeds):
     seeds.page.goto(seeds.base + "/graphql")
     seeds.page.wait_for_selector(".graphiql-query-editor .CodeMirror")
-    seeds.page.evaluate("document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.setValue('{ stats { papers } }')")
+    seeds.page.evaluate(
+        "document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.setValue('{ stats { papers } }')"
+    )
     seeds.page.click(".graphiql-execute-button")
-    seeds.page.wait_for_function("document.querySelector('.result-window') && document.querySelector('.result-window').innerText.includes('papers')")
+    seeds.page.wait_for_function(
+        "document.querySelector('.result-window') && document.querySelector('.result-window').innerText.includes('papers')"
+    )
     papers = api(seeds.base, "{ stats { papers } }")["stats"]["papers"]
     assert f'"papers": {papers}' in seeds.page.inner_text(".result-window")
     seeds.shot("graphiql")
@@ -234,18 +248,25 @@ def _labels_never_overlap(w: Watched) -> int:
     boxes = found["boxes"]
     for i, a in enumerate(boxes):
         assert 0 <= a["x"] and a["x"] + a["w"] <= found["width"] and 0 <= a["y"] and a["y"] + a["h"] <= found["height"], a
-        for b in boxes[i + 1:]:
-            assert not (a["x"] < b["x"] + b["w"] and b["x"] < a["x"] + a["w"] and a["y"] < b["y"] + b["h"] and b["y"] < a["y"] + a["h"]), (a, b)
+        for b in boxes[i + 1 :]:
+            assert not (
+                a["x"] < b["x"] + b["w"] and b["x"] < a["x"] + a["w"] and a["y"] < b["y"] + b["h"] and b["y"] < a["y"] + a["h"]
+            ), (a, b)
     return len(boxes)
 
 
 def test_the_first_page_is_a_field_map_with_rising_concepts(seeds):
     seeds.open("/")
-    home = api(seeds.base, "{ fieldMap { concepts { concept { id } } links { source } } trendingConcepts(first: 10) { concept { name } } }")
+    home = api(
+        seeds.base,
+        "{ fieldMap { concepts { concept { id } } links { source } } trendingConcepts(first: 10) { concept { name } } }",
+    )
     assert seeds.page.evaluate("kgExplorer.graph.order") == len(home["fieldMap"]["concepts"]) > 30
     assert seeds.page.evaluate("kgExplorer.graph.size") > 0
     assert 5 <= _labels_never_overlap(seeds) <= 40
-    rising = seeds.page.eval_on_selector_all("#rising a", "links => links.map(a => a.textContent)") if home["trendingConcepts"] else []
+    rising = (
+        seeds.page.eval_on_selector_all("#rising a", "links => links.map(a => a.textContent)") if home["trendingConcepts"] else []
+    )
     assert rising == [t["concept"]["name"] for t in home["trendingConcepts"]]
     seeds.shot("home")
     first = home["fieldMap"]["concepts"][0]["concept"]["id"]
@@ -254,10 +275,17 @@ def test_the_first_page_is_a_field_map_with_rising_concepts(seeds):
 
 
 def test_labels_never_overlap_on_any_page(iclr_page):
-    top = api(iclr_page.base, "{ authors(first: 1) { edges { node { id } } } concepts(first: 1) { edges { node { id } } } "
-                              "papers(first: 1) { edges { node { id } } } }")
-    for path in ("/", f"/author/{quote(top['authors']['edges'][0]['node']['id'])}",
-                 f"/concept/{quote(top['concepts']['edges'][0]['node']['id'])}", f"/paper/{quote(top['papers']['edges'][0]['node']['id'])}"):
+    top = api(
+        iclr_page.base,
+        "{ authors(first: 1) { edges { node { id } } } concepts(first: 1) { edges { node { id } } } "
+        "papers(first: 1) { edges { node { id } } } }",
+    )
+    for path in (
+        "/",
+        f"/author/{quote(top['authors']['edges'][0]['node']['id'])}",
+        f"/concept/{quote(top['concepts']['edges'][0]['node']['id'])}",
+        f"/paper/{quote(top['papers']['edges'][0]['node']['id'])}",
+    ):
         iclr_page.open(path)
         assert _labels_never_overlap(iclr_page) > 2, path
     iclr_page.open("/")
@@ -276,9 +304,13 @@ PIXEL = """(node) => {
 
 
 def test_a_paper_with_a_year_is_drawn_in_its_legend_colour(seeds):
-    dated = api(seeds.base, "{ papers(filter: {yearFrom: 1900}, first: 1) { edges { node { id year } } } }")["papers"]["edges"][0]["node"]
+    dated = api(seeds.base, "{ papers(filter: {yearFrom: 1900}, first: 1) { edges { node { id year } } } }")["papers"]["edges"][
+        0
+    ]["node"]
     seeds.open(f"/paper/{quote(dated['id'])}")
-    legend = seeds.page.eval_on_selector_all("#legend li", "items => items.map(li => [li.querySelector('.swatch').style.background, li.textContent])")
+    legend = seeds.page.eval_on_selector_all(
+        "#legend li", "items => items.map(li => [li.querySelector('.swatch').style.background, li.textContent])"
+    )
     swatch = {text: colour for colour, text in legend}
     assert str(dated["year"]) in swatch, legend
     r, g, b = (int(x) for x in swatch[str(dated["year"])].removeprefix("rgb(").removesuffix(")").split(","))
@@ -294,8 +326,12 @@ def cited_url(tmp_path_factory):
 
     data = tmp_path_factory.mktemp("cited") / "kg-data"
     env = {k: v for k, v in os.environ.items() if k != "NEO4J_URI"} | {"KG_DATA_DIR": str(data)}
-    subprocess.run([sys.executable, "-m", "kg.cli", "ingest", str(ROOT / "tests" / "fixtures" / "citations.jsonl")],
-                   env=env, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "kg.cli", "ingest", str(ROOT / "tests" / "fixtures" / "citations.jsonl")],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     with kg_serving({"KG_DATA_DIR": str(data)}) as base:
         yield base
 
@@ -321,9 +357,13 @@ def test_a_paper_page_shows_its_citations_both_ways_as_the_api_gives_them(browse
         assert len(known) == 2 and len(stub) == 1 and items == [*known, f"{stub[0]} (not in kg yet)"], items
         assert sorted(_cites_edges(w)) == sorted(sorted(["cite-c", r["paper"]["id"]]) for r in mine["references"] if r["paper"])
         links = api(cited_url, LINKS, id="cite-c")["paper"]["citationLinks"]
-        shown = w.page.eval_on_selector_all("#panel h2:has-text('Linked through citations') + ul li", "lis => lis.map(li => li.textContent)")
+        shown = w.page.eval_on_selector_all(
+            "#panel h2:has-text('Linked through citations') + ul li", "lis => lis.map(li => li.textContent)"
+        )
         assert [link["paper"]["id"] for link in links] == ["cite-d"]  # both cite cite-a
-        assert shown == [f"{link['paper']['label']} — both cite {', '.join(r['paper']['label'] for r in link['bothCite'])}" for link in links]
+        assert shown == [
+            f"{link['paper']['label']} — both cite {', '.join(r['paper']['label'] for r in link['bothCite'])}" for link in links
+        ]
         w.shot("paper-citations")
 
         cited = api(cited_url, CITATIONS, id="cite-a")["paper"]
@@ -337,9 +377,13 @@ def test_a_paper_page_shows_its_citations_both_ways_as_the_api_gives_them(browse
 
 
 def test_the_concept_page_charts_its_timeline(seeds):
-    dated = api(seeds.base, "{ papers(filter: {yearFrom: 1900}, first: 5) { edges { node { concepts { id } } } } }")["papers"]["edges"]
+    dated = api(seeds.base, "{ papers(filter: {yearFrom: 1900}, first: 5) { edges { node { concepts { id } } } } }")["papers"][
+        "edges"
+    ]
     key = dated[0]["node"]["concepts"][0]["id"]
-    timeline = api(seeds.base, "query($k: String!) { concept(name: $k) { timeline { year papers } } }", k=key)["concept"]["timeline"]
+    timeline = api(seeds.base, "query($k: String!) { concept(name: $k) { timeline { year papers } } }", k=key)["concept"][
+        "timeline"
+    ]
     seeds.open(f"/concept/{quote(key)}")
     bars = seeds.page.eval_on_selector_all("#timeline rect title", "ts => ts.map(t => t.textContent)")
     assert [b.split(":")[0] for b in bars] == [str(y["year"]) for y in timeline] and bars
@@ -365,7 +409,9 @@ def test_the_docs_pictures_are_what_the_quick_start_shows(browser, tmp_path_fact
             for name, shown in recorded.items():
                 assert (ROOT / "docs" / f"explorer-{name}.png").is_file()
                 watched.open(shown["path"])
-                now = watched.page.evaluate("({ nodes: kgExplorer.graph.order, edges: kgExplorer.graph.size, labels: [...kgExplorer.labelled].sort() })")
+                now = watched.page.evaluate(
+                    "({ nodes: kgExplorer.graph.order, edges: kgExplorer.graph.size, labels: [...kgExplorer.labelled].sort() })"
+                )
                 assert now == {k: shown[k] for k in ("nodes", "edges", "labels")}, name
         finally:
             watched.close()
@@ -392,9 +438,14 @@ def test_the_field_map_and_a_concept_timeline_on_neo4j(browser, neo4j_driver, tm
             home = api(base, "{ fieldMap { concepts { concept { id } } } }")["fieldMap"]["concepts"]
             assert watched.page.evaluate("kgExplorer.graph.order") == len(home) > 30
             assert _labels_never_overlap(watched) >= 5
-            dated = api(base, "{ papers(filter: {yearFrom: 1900}, first: 1) { edges { node { concepts { id } } } } }")["papers"]["edges"]
+            dated = api(base, "{ papers(filter: {yearFrom: 1900}, first: 1) { edges { node { concepts { id } } } } }")["papers"][
+                "edges"
+            ]
             key = dated[0]["node"]["concepts"][0]["id"]
-            years = [y["year"] for y in api(base, "query($k: String!) { concept(name: $k) { timeline { year } } }", k=key)["concept"]["timeline"]]
+            years = [
+                y["year"]
+                for y in api(base, "query($k: String!) { concept(name: $k) { timeline { year } } }", k=key)["concept"]["timeline"]
+            ]
             watched.open(f"/concept/{quote(key)}")
             bars = watched.page.eval_on_selector_all("#timeline rect title", "ts => ts.map(t => t.textContent)")
             assert [b.split(":")[0] for b in bars] == [str(y) for y in years] and years

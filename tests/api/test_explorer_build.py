@@ -38,5 +38,11 @@ def test_graphiql_loads_nothing_from_a_cdn():
     with TestClient(create_app(KGService(EmbeddedStore(settings.data_dir), settings))) as client:
         page = client.get("/graphql", headers={"accept": "text/html"}).text
         assert "unpkg.com" not in page and "/static/vendor/graphiql@3.8.3/graphiql.min.js" in page
-        for url in ("/static/vendor/graphiql@3.8.3/graphiql.min.js", "/static/vendor/react@18.2.0/umd/react.production.min.js", "/", "/author/x", "/concept/y"):
+        for url in (
+            "/static/vendor/graphiql@3.8.3/graphiql.min.js",
+            "/static/vendor/react@18.2.0/umd/react.production.min.js",
+            "/",
+            "/author/x",
+            "/concept/y",
+        ):
             assert client.get(url).status_code == 200, url

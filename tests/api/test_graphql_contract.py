@@ -25,8 +25,12 @@ def test_stats(gql, seeded_embedded):
     s = gql("{ stats { papers authors concepts researchAreas coauthorEdges sharedConceptEdges } }")["stats"]
     direct = seeded_embedded.stats()
     assert s == {
-        "papers": 39, "authors": 206, "concepts": direct.concepts, "researchAreas": 28,
-        "coauthorEdges": direct.coauthor_edges, "sharedConceptEdges": direct.shared_concept_edges,
+        "papers": 39,
+        "authors": 206,
+        "concepts": direct.concepts,
+        "researchAreas": 28,
+        "coauthorEdges": direct.coauthor_edges,
+        "sharedConceptEdges": direct.shared_concept_edges,
     }
     assert s["coauthorEdges"] == 553 and s["sharedConceptEdges"] > 0
 
@@ -37,13 +41,19 @@ def test_example_operations_run(gql, path: Path):
     name = text.split("query ", 1)[1].split("(", 1)[0].split(" ", 1)[0].strip()
     variables = VARIABLES.get(name, {})
     if name in ("ExplorerPaper", "PaperCitations"):  # a seed paper's id (ids are hashes of the text)
-        variables = {"id": gql('{ papers(first: 1, filter: {author: "Wei Lin"}) { edges { node { id } } } }')["papers"]["edges"][0]["node"]["id"]}
+        variables = {
+            "id": gql('{ papers(first: 1, filter: {author: "Wei Lin"}) { edges { node { id } } } }')["papers"]["edges"][0][
+                "node"
+            ]["id"]
+        }
     data = gql(text, variables)
     assert all(value is not None for value in data.values())
 
 
 def test_paper_fields(gql):
-    page = gql('{ papers(filter: {author: "Sam Kwong"}) { totalCount edges { node { id title label abstract authors { name } areas { path name } concepts { name } related(first: 3) { score paper { id } sharedConcepts { name } } } } } }')["papers"]
+    page = gql(
+        '{ papers(filter: {author: "Sam Kwong"}) { totalCount edges { node { id title label abstract authors { name } areas { path name } concepts { name } related(first: 3) { score paper { id } sharedConcepts { name } } } } } }'
+    )["papers"]
     assert page["totalCount"] == 1
     node = page["edges"][0]["node"]
     assert node["title"] is None and node["label"].startswith("Adapting billion-parameter language models")
@@ -66,7 +76,9 @@ def test_related_best_first_and_bounded(gql):
 
 
 def test_unknown_names_are_null(gql):
-    data = gql('{ paper(id: "nope") { id } author(name: "Nobody Here") { id } concept(name: "no such idea") { id } collaborationPath(from: "Nobody", to: "Wei Lin") { id } }')
+    data = gql(
+        '{ paper(id: "nope") { id } author(name: "Nobody Here") { id } concept(name: "no such idea") { id } collaborationPath(from: "Nobody", to: "Wei Lin") { id } }'
+    )
     assert data == {"paper": None, "author": None, "concept": None, "collaborationPath": None}
 
 
@@ -76,7 +88,9 @@ def test_author_is_case_and_space_insensitive(gql):
 
 
 def test_coauthors_and_network(gql):
-    data = gql('{ author(name: "Wei Lin") { coauthors { jointPapers author { id } } network(depth: 1) { nodes { id } edges { source target weight } } } }')["author"]
+    data = gql(
+        '{ author(name: "Wei Lin") { coauthors { jointPapers author { id } } network(depth: 1) { nodes { id } edges { source target weight } } } }'
+    )["author"]
     assert {c["author"]["id"] for c in data["coauthors"]} == {"yining jiang", "qingyu song", "qiao xiang", "hong xu"}
     net = data["network"]
     assert len(net["nodes"]) == 5 and len(net["edges"]) == 10
@@ -89,7 +103,9 @@ def test_collaboration_path_endpoints_included(gql):
 
 
 def test_concept_by_alias_with_papers_and_related(gql):
-    c = gql('{ concept(name: "sam") { id name aliases paperCount broader { name } papers { totalCount edges { node { label } } } related(first: 3) { sharedPapers concept { name } } } }')["concept"]
+    c = gql(
+        '{ concept(name: "sam") { id name aliases paperCount broader { name } papers { totalCount edges { node { label } } } related(first: 3) { sharedPapers concept { name } } } }'
+    )["concept"]
     assert c["name"] == "sharpness-aware minimization" and "SAM" in c["aliases"]
     assert c["paperCount"] == c["papers"]["totalCount"] == 1
     assert c["broader"] == {"name": "optimization method"}
@@ -124,7 +140,9 @@ def test_concepts_ordered_by_paper_count(gql):
 
 
 def test_research_areas_hierarchy(gql):
-    areas = gql("{ researchAreas { id name path paperCount parent { id } children { id path paperCount parent { path } } } }")["researchAreas"]
+    areas = gql("{ researchAreas { id name path paperCount parent { id } children { id path paperCount parent { path } } } }")[
+        "researchAreas"
+    ]
     theory = next(a for a in areas if a["name"] == "Theory")
     assert theory["parent"] is None and theory["path"] == "Theory"
     assert theory["paperCount"] == sum(c["paperCount"] for c in theory["children"]) == 6
@@ -136,7 +154,9 @@ def test_research_areas_hierarchy(gql):
 def test_area_filter_matches_top_and_path(gql):
     top = gql('{ papers(filter: {area: "Theory"}) { totalCount } }')["papers"]["totalCount"]
     leaf = gql('{ papers(filter: {area: "Theory · Everything Else"}) { totalCount } }')["papers"]["totalCount"]
-    both = gql('{ papers(filter: {area: "Optimization", concept: "zeroth-order optimization"}) { totalCount } }')["papers"]["totalCount"]
+    both = gql('{ papers(filter: {area: "Optimization", concept: "zeroth-order optimization"}) { totalCount } }')["papers"][
+        "totalCount"
+    ]
     assert (top, leaf) == (6, 2) and both == 2
 
 
@@ -149,7 +169,10 @@ def test_search_hits(gql):
 def test_pagination_walks_every_paper_once(gql):
     seen, after = [], None
     while True:
-        page = gql("query($after: String) { papers(first: 7, after: $after) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id } } } }", {"after": after})["papers"]
+        page = gql(
+            "query($after: String) { papers(first: 7, after: $after) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id } } } }",
+            {"after": after},
+        )["papers"]
         seen += [e["node"]["id"] for e in page["edges"]]
         assert page["pageInfo"]["endCursor"] == (page["edges"][-1]["cursor"] if page["edges"] else None)
         if not page["pageInfo"]["hasNextPage"]:
@@ -160,7 +183,10 @@ def test_pagination_walks_every_paper_once(gql):
 
 @pytest.mark.parametrize("first", [-1, 101])
 def test_first_out_of_range_is_a_clear_error(gql, first):
-    for query in ("query($n: Int) { papers(first: $n) { totalCount } }", "query($n: Int) { search(query: \"x\", first: $n) { score } }"):
+    for query in (
+        "query($n: Int) { papers(first: $n) { totalCount } }",
+        'query($n: Int) { search(query: "x", first: $n) { score } }',
+    ):
         [message] = gql.errors(query, {"n": first})
         assert "between 0 and 100" in message
 
@@ -183,7 +209,7 @@ def test_network_depth_is_bounded(gql):
 
 
 def test_bad_queries_never_500(gql):
-    for body in ({"query": "{ nope }"}, {"query": "{"}, {"query": "{ papers(first: \"x\") { totalCount } }"}, {}):
+    for body in ({"query": "{ nope }"}, {"query": "{"}, {"query": '{ papers(first: "x") { totalCount } }'}, {}):
         response = gql.http.post("/graphql", json=body)
         assert response.status_code in (200, 400)
         assert "Traceback" not in response.text

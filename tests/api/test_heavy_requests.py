@@ -73,8 +73,11 @@ def held(seeded, monkeypatch):
 def test_health_and_light_requests_answer_while_a_read_runs(seeded, held):
     networks = held()
     with TestClient(create_app(seeded)) as client:
-        heavy = threading.Thread(target=client.post, args=("/graphql",),
-                                 kwargs={"json": {"query": '{ author(name: "Wei Lin") { network(depth: 2) { totalNodes } } }'}})
+        heavy = threading.Thread(
+            target=client.post,
+            args=("/graphql",),
+            kwargs={"json": {"query": '{ author(name: "Wei Lin") { network(depth: 2) { totalNodes } } }'}},
+        )
         heavy.start()
         try:
             assert networks.entered.wait(WAIT)
@@ -114,8 +117,9 @@ def test_networks_inside_a_network_cost_their_product_and_are_refused_before_run
 
 def test_a_client_whose_heavy_work_spent_its_budget_gets_429_and_others_do_not(seeded, held):
     networks = held(hold=0.0)
-    settings = seeded.settings.model_copy(update={"client_heavy_seconds": 1e-6, "light_request_seconds": 0.0,
-                                                  "api_keys": ["heavy", "light"]})
+    settings = seeded.settings.model_copy(
+        update={"client_heavy_seconds": 1e-6, "light_request_seconds": 0.0, "api_keys": ["heavy", "light"]}
+    )
     service = KGService(seeded.store, settings)
     query = {"query": '{ author(name: "Wei Lin") { network(depth: 3) { totalNodes communities } } }'}
     with TestClient(create_app(service)) as client:
@@ -133,8 +137,13 @@ def test_co_authors_four_deep_cost_their_product_and_a_co_author_list_is_cut_at_
     with TestClient(create_app(seeded)) as client:
         body = client.post("/graphql", json={"query": deep}).json()
         assert body["data"] is None and "too expensive" in body["errors"][0]["message"]
-        lists = client.post("/graphql", json={"query": '{ author(name: "Wei Lin") { all: coauthors { author { id } } '
-                                                        "two: coauthors(first: 2) { author { id } } } }"}).json()["data"]["author"]
+        lists = client.post(
+            "/graphql",
+            json={
+                "query": '{ author(name: "Wei Lin") { all: coauthors { author { id } } '
+                "two: coauthors(first: 2) { author { id } } } }"
+            },
+        ).json()["data"]["author"]
         assert len(lists["all"]) > 2 and lists["two"] == lists["all"][:2]
 
 
@@ -145,5 +154,7 @@ def test_an_author_id_is_read_as_it_is_without_resolving_a_name(seeded, monkeypa
     monkeypatch.setattr(seeded.store, "people_in_blocks", no_block_reads)
     for plans in (True, False):  # the compiled plan and graphql-core's resolvers
         with TestClient(create_app(seeded, plans=plans)) as client:
-            body = client.post("/graphql", json={"query": '{ a: author(id: "wei lin") { id name } b: author(id: "Wei LIN") { id } }'}).json()
+            body = client.post(
+                "/graphql", json={"query": '{ a: author(id: "wei lin") { id name } b: author(id: "Wei LIN") { id } }'}
+            ).json()
             assert body["data"] == {"a": {"id": "wei lin", "name": "Wei Lin"}, "b": None}, (plans, body)

@@ -71,7 +71,9 @@ def test_the_spec_audit_passes_on_neo4j(neo4j_driver, tmp_path, extractor):
 def test_an_execution_error_keeps_its_data_under_the_new_media_type(gql):
     """Only requests that fail before execution get 400; a field error is a normal 200 response."""
     response = gql.http.post(
-        "/graphql", json={"query": '{ stats { papers } author(name: "wei lin") { network(depth: 9) { nodes { id } } } }'}, headers={"accept": GRAPHQL_RESPONSE_JSON}
+        "/graphql",
+        json={"query": '{ stats { papers } author(name: "wei lin") { network(depth: 9) { nodes { id } } } }'},
+        headers={"accept": GRAPHQL_RESPONSE_JSON},
     )
     assert response.status_code == 200 and response.headers["content-type"].startswith(GRAPHQL_RESPONSE_JSON)
     body = response.json()

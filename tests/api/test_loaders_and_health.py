@@ -76,9 +76,15 @@ def test_total_count_is_counted_only_when_asked(seeded_embedded):
     svc = KGService(store, seeded_embedded.settings, extractor=seeded_embedded.extractor)
     total = seeded_embedded.stats().papers
     with TestClient(create_app(svc)) as client:
+
         def page(fields: str, first: int, after: str | None = None) -> dict:
-            body = client.post("/graphql", json={"query": f"query($a: String) {{ papers(first: {first}, after: $a) {{ {fields} }} }}",
-                                                 "variables": {"a": after}}).json()
+            body = client.post(
+                "/graphql",
+                json={
+                    "query": f"query($a: String) {{ papers(first: {first}, after: $a) {{ {fields} }} }}",
+                    "variables": {"a": after},
+                },
+            ).json()
             assert "errors" not in body, body
             return body["data"]["papers"]
 

@@ -50,13 +50,17 @@ def test_trending_concepts_with_their_windows_and_years(gql):
 
 
 def test_timelines_of_a_concept_and_an_author(gql):
-    data = gql('{ concept(name: "robot") { timeline { year papers share } } author(id: "ann") { timeline { year papers share } } }')
+    data = gql(
+        '{ concept(name: "robot") { timeline { year papers share } } author(id: "ann") { timeline { year papers share } } }'
+    )
     assert data["concept"]["timeline"] == [{"year": y, "papers": 20, "share": 20 / 30} for y in (2021, 2022)]
     assert data["author"]["timeline"] == [{"year": y, "papers": 10, "share": None} for y in range(2019, 2023)]
 
 
 def test_field_map(gql):
-    found = gql("{ fieldMap(first: 3) { concepts { concept { id } papers community } links { source target sharedPapers } } }")["fieldMap"]
+    found = gql("{ fieldMap(first: 3) { concepts { concept { id } papers community } links { source target sharedPapers } } }")[
+        "fieldMap"
+    ]
     assert [(c["concept"]["id"], c["papers"]) for c in found["concepts"]] == [("robot", 40), ("steady", 20), ("rising", 14)]
     assert found["links"] == [{"source": "rising", "target": "steady", "sharedPapers": 12}]
     assert "between 0 and 300" in gql.errors("{ fieldMap(first: 301) { links { source } } }")[0]

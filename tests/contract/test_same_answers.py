@@ -16,31 +16,35 @@ from neo4j_support import neo4j_settings
 
 FIXTURES = ROOT / "tests" / "fixtures"
 FACETS = "{ paperFacets { years { year papers } venues { venue papers } } f: paperFacets(filter: {yearFrom: 2021}) { years { year papers } } }"
-FILTERS = "{ papers(filter: {yearFrom: 2011, yearTo: 2021}) { totalCount edges { node { id year venue citations } } } v: papers(filter: {venue: \"ACL 2022\"}) { totalCount edges { node { id } } } }"
+FILTERS = '{ papers(filter: {yearFrom: 2011, yearTo: 2021}) { totalCount edges { node { id year venue citations } } } v: papers(filter: {venue: "ACL 2022"}) { totalCount edges { node { id } } } }'
 ORDERS = "{ c: papers(orderBy: CITATIONS, first: 8) { edges { node { id citations } } } y: papers(orderBy: YEAR, first: 8) { edges { node { id year } } } }"
-INSTITUTIONS = "{ a: author(name: \"Ryan Cotterell\") { institutions { name papers } } b: author(name: \"Wei Lin\") { institutions { name papers } } }"
-SUGGEST = "{ a: suggest(prefix: \"SAM\") { kind id label papers } b: suggest(prefix: \"first-ord\", first: 3) { kind id label papers } c: suggest(prefix: \"hyvä\") { kind id } d: suggest(prefix: \"wei l\") { kind id } }"
-NETWORK = "{ author(name: \"Wei Lin\") { network(depth: 2, first: 3) { totalNodes nodes { id } edges { source target weight } communities } } }"
+INSTITUTIONS = '{ a: author(name: "Ryan Cotterell") { institutions { name papers } } b: author(name: "Wei Lin") { institutions { name papers } } }'
+SUGGEST = '{ a: suggest(prefix: "SAM") { kind id label papers } b: suggest(prefix: "first-ord", first: 3) { kind id label papers } c: suggest(prefix: "hyvä") { kind id } d: suggest(prefix: "wei l") { kind id } }'
+NETWORK = '{ author(name: "Wei Lin") { network(depth: 2, first: 3) { totalNodes nodes { id } edges { source target weight } communities } } }'
 QUERIES = [
     "{ stats { papers authors concepts researchAreas coauthorEdges sharedConceptEdges } }",
     "{ papers(first: 100) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id title label abstract authorsTruncated authors { id name } areas { id path } concepts { id name aliases } } } } }",
     "{ papers(first: 100) { edges { node { id related(first: 100) { score paper { id } sharedConcepts { id } } } } } }",
     "{ authors(first: 100) { totalCount edges { node { id name paperCount papers { id } coauthors { jointPapers author { id } } } } } }",
-    "{ authors(first: 100, after: \"b2Zmc2V0Ojk5\") { totalCount edges { node { id paperCount } } } }",
-    "{ authors(search: \"zhang\", first: 50) { totalCount edges { node { id } } } }",
+    '{ authors(first: 100, after: "b2Zmc2V0Ojk5") { totalCount edges { node { id paperCount } } } }',
+    '{ authors(search: "zhang", first: 50) { totalCount edges { node { id } } } }',
     "{ concepts(first: 100) { totalCount edges { node { id name aliases paperCount broader { id } } } } }",
-    "{ concepts(search: \"order\", first: 100) { totalCount edges { node { id paperCount related(first: 5) { sharedPapers concept { id } } } } } }",
+    '{ concepts(search: "order", first: 100) { totalCount edges { node { id paperCount related(first: 5) { sharedPapers concept { id } } } } } }',
     "{ researchAreas { id name path paperCount parent { id } children { id name path paperCount parent { id } papers(first: 3) { totalCount edges { node { id } } } } papers(first: 50) { totalCount edges { node { id } } } } }",
-    "{ a: concept(name: \"SAM\") { id papers { totalCount edges { node { id } } } } b: concept(name: \"first-order methods\") { id paperCount papers(first: 3) { totalCount edges { node { id } } } } c: concept(name: \"nothing at all\") { id } }",
-    "{ author(name: \"Wei LIN\") { id network(depth: 2) { nodes { id } edges { source target weight } } } }",
-    "{ author(name: \"Yiding Jiang\") { network(depth: 3) { nodes { id } edges { source target weight } } } }",
-    "{ p: collaborationPath(from: \"Wei Lin\", to: \"Hong Xu\") { id } q: collaborationPath(from: \"Wei Lin\", to: \"Sam Kwong\") { id } r: collaborationPath(from: \"Zijian Liu\", to: \"Zijian Liu\") { id } }",
-    "{ papers(filter: {area: \"Optimization\", concept: \"zeroth-order optimization\"}) { totalCount edges { node { id } } } }",
-    "{ papers(filter: {author: \"feiyang wu\"}) { totalCount edges { node { id areas { path } } } } }",
-    "{ papers(filter: {text: \"sharpness minimization\"}) { totalCount edges { node { id } } } }",
-    "{ papers(filter: {area: \"theory · everything else\"}, first: 1) { totalCount pageInfo { hasNextPage } } }",
-    FACETS, FILTERS, ORDERS, INSTITUTIONS,  # from tests/fixtures/facets.jsonl
-    SUGGEST, NETWORK,  # the explorer's
+    '{ a: concept(name: "SAM") { id papers { totalCount edges { node { id } } } } b: concept(name: "first-order methods") { id paperCount papers(first: 3) { totalCount edges { node { id } } } } c: concept(name: "nothing at all") { id } }',
+    '{ author(name: "Wei LIN") { id network(depth: 2) { nodes { id } edges { source target weight } } } }',
+    '{ author(name: "Yiding Jiang") { network(depth: 3) { nodes { id } edges { source target weight } } } }',
+    '{ p: collaborationPath(from: "Wei Lin", to: "Hong Xu") { id } q: collaborationPath(from: "Wei Lin", to: "Sam Kwong") { id } r: collaborationPath(from: "Zijian Liu", to: "Zijian Liu") { id } }',
+    '{ papers(filter: {area: "Optimization", concept: "zeroth-order optimization"}) { totalCount edges { node { id } } } }',
+    '{ papers(filter: {author: "feiyang wu"}) { totalCount edges { node { id areas { path } } } } }',
+    '{ papers(filter: {text: "sharpness minimization"}) { totalCount edges { node { id } } } }',
+    '{ papers(filter: {area: "theory · everything else"}, first: 1) { totalCount pageInfo { hasNextPage } } }',
+    FACETS,
+    FILTERS,
+    ORDERS,
+    INSTITUTIONS,  # from tests/fixtures/facets.jsonl
+    SUGGEST,
+    NETWORK,  # the explorer's
 ]
 
 
@@ -71,12 +75,12 @@ def both(tmp_path_factory, extractor, neo4j_driver):
 
 # Compiled plans (kg/api/graphql/plan.py) must answer exactly as graphql-core's resolvers do.
 PLANNED = [
-    'query($id: ID!) { paper(id: $id) { __typename id title label abstract venue citations year authorsTruncated '
-    'authors { id name paperCount papers { id } coauthors { jointPapers author { id name } } } areas { id name path } '
-    'concepts { id name aliases paperCount broader { id name } b: broader { id } papers(first: 2) { totalCount pageInfo { hasNextPage endCursor } '
-    'edges { cursor node { id } } } } related(first: 4) { score paper { id label venue citations year authorsTruncated } sharedConcepts { id name } } } }',
-    'query($id: ID!) { paper(id: $id) { ...P x: related { paper { ...P } } } } fragment P on Paper { id ... on Paper { title } '
-    'authors { name } authors { id } }',
+    "query($id: ID!) { paper(id: $id) { __typename id title label abstract venue citations year authorsTruncated "
+    "authors { id name paperCount papers { id } coauthors { jointPapers author { id name } } } areas { id name path } "
+    "concepts { id name aliases paperCount broader { id name } b: broader { id } papers(first: 2) { totalCount pageInfo { hasNextPage endCursor } "
+    "edges { cursor node { id } } } } related(first: 4) { score paper { id label venue citations year authorsTruncated } sharedConcepts { id name } } } }",
+    "query($id: ID!) { paper(id: $id) { ...P x: related { paper { ...P } } } } fragment P on Paper { id ... on Paper { title } "
+    "authors { name } authors { id } }",
     '{ papers(first: 7, after: "b2Zmc2V0OjI=", orderBy: YEAR, filter: {yearFrom: 2010}) { totalCount pageInfo { hasNextPage endCursor } '
     'edges { cursor node { id year venue citations title concepts { id } } } } b: papers(filter: {concept: "SAM"}) { edges { node { id } } } }',
     '{ a: author(name: "Wei  LIN") { id name paperCount coauthors { jointPapers author { id paperCount } } papers { id } } '
@@ -84,16 +88,16 @@ PLANNED = [
     '{ a: concept(name: "SAM") { id name aliases papers(first: 3) { edges { node { id authors { name } } } } } '
     'b: concept(name: "nothing at all") { id } }',
     '{ paper(id: "no such paper") { id } }',
-    '{ papers(first: 6, orderBy: CITATIONS) { edges { node { id venue citations authorsTruncated } } } }',  # no abstract read
+    "{ papers(first: 6, orderBy: CITATIONS) { edges { node { id venue citations authorsTruncated } } } }",  # no abstract read
     '{ author(name: "Wei Lin") { c: coauthors(first: 2) { jointPapers author { id } } d: coauthors { author { id } } '
-    'e: coauthors(first: 0) { jointPapers } } }',  # a co-author list cut at `first`
+    "e: coauthors(first: 0) { jointPapers } } }",  # a co-author list cut at `first`
     '{ a: author(id: "wei lin") { id name paperCount } b: author(id: "Wei LIN") { id } }',  # an id is exact: no name resolved
 ]
 BY_KEY = '{ concept(name: "Sharpness-Aware  Minimization") { id name papers(first: 3) { edges { node { id } } } } }'
 BAD = [  # a plan raises; graphql-core answers, with the error at its path
-    '{ papers(first: 1000) { edges { node { id } } } }',
+    "{ papers(first: 1000) { edges { node { id } } } }",
     '{ papers(after: "nonsense") { edges { node { id } } } }',
-    'query($id: ID!) { paper(id: $id) { related(first: -1) { score } } }',
+    "query($id: ID!) { paper(id: $id) { related(first: -1) { score } } }",
     '{ author(name: "Wei Lin") { coauthors(first: 101) { jointPapers } } }',
 ]
 
@@ -103,7 +107,9 @@ def test_plans_answer_as_graphql_core_does(both):
 
     n, e, neo, emb = both
     with TestClient(create_app(neo, plans=False)) as n_plain, TestClient(create_app(emb, plans=False)) as e_plain:
-        paper_id = run(e_plain, '{ papers(first: 1, filter: {author: "Wei Lin"}) { edges { node { id } } } }')["papers"]["edges"][0]["node"]["id"]
+        paper_id = run(e_plain, '{ papers(first: 1, filter: {author: "Wei Lin"}) { edges { node { id } } } }')["papers"]["edges"][
+            0
+        ]["node"]["id"]
         for planned, plain in ((n, n_plain), (e, e_plain)):
             before = PLAN_COUNTS["answered"]
             for query in PLANNED + QUERIES + [BY_KEY]:
@@ -137,7 +143,13 @@ def test_facets_order_and_institutions_answer_what_the_file_says(both):
     n, e, _, _ = both
     for client in (n, e):
         data = run(client, FACETS)
-        assert [(y["year"], y["papers"]) for y in data["paperFacets"]["years"]] == [(2010, 1), (2011, 1), (2012, 1), (2021, 1), (2022, 2)]
+        assert [(y["year"], y["papers"]) for y in data["paperFacets"]["years"]] == [
+            (2010, 1),
+            (2011, 1),
+            (2012, 1),
+            (2021, 1),
+            (2022, 2),
+        ]
         assert data["paperFacets"]["venues"][0] == {"venue": "AAAI 2022", "papers": 1}
         assert [(y["year"], y["papers"]) for y in data["f"]["years"]] == [(2021, 1), (2022, 2)]
         top = run(client, ORDERS)["c"]["edges"]
@@ -151,8 +163,16 @@ def test_suggest_and_network_answer_what_the_data_says(both):
     n, e, _, _ = both
     for client in (n, e):
         data = run(client, SUGGEST)
-        assert data["a"][0] == {"kind": "CONCEPT", "id": "sharpness aware minimization", "label": "sharpness-aware minimization",
-                                "papers": data["a"][0]["papers"]} and data["a"][0]["papers"] >= 1
+        assert (
+            data["a"][0]
+            == {
+                "kind": "CONCEPT",
+                "id": "sharpness aware minimization",
+                "label": "sharpness-aware minimization",
+                "papers": data["a"][0]["papers"],
+            }
+            and data["a"][0]["papers"] >= 1
+        )
         assert [s["kind"] for s in data["b"]].count("CONCEPT") <= 3
         assert {"kind": "AUTHOR", "id": "aapo hyvärinen"} in data["c"]
         assert {"kind": "AUTHOR", "id": "wei lin"} in data["d"]
@@ -193,4 +213,3 @@ def test_failed_write_leaves_no_half_written_paper(neo4j_store, monkeypatch):
     with pytest.raises(StoreError):
         neo4j_store.apply(contract_batch())
     assert neo4j_store.stats().papers == 0 and neo4j_store.stats().authors == 0
-

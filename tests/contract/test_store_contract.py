@@ -126,9 +126,19 @@ def test_resolve_concept(store):
 
 
 def test_batched_relations(store):
-    assert [[a.key for a in row] for row in store.authors_of_papers(["p1", "p2", "zz"])] == [["ann lee", "bo chen"], ["cy dee", "bo chen"], []]
-    assert [[a.path for a in row] for row in store.areas_of_papers(["p1", "p4"])] == [["Theory · Game Theory", "Theory · Optimization"], []]
-    assert [[c.key for c in row] for row in store.concepts_of_papers(["p1", "p2"])] == [["xray method", "yak"], ["zebra", "xray method"]]
+    assert [[a.key for a in row] for row in store.authors_of_papers(["p1", "p2", "zz"])] == [
+        ["ann lee", "bo chen"],
+        ["cy dee", "bo chen"],
+        [],
+    ]
+    assert [[a.path for a in row] for row in store.areas_of_papers(["p1", "p4"])] == [
+        ["Theory · Game Theory", "Theory · Optimization"],
+        [],
+    ]
+    assert [[c.key for c in row] for row in store.concepts_of_papers(["p1", "p2"])] == [
+        ["xray method", "yak"],
+        ["zebra", "xray method"],
+    ]
     assert [[p.id for p in row] for row in store.papers_of_authors(["bo chen", "di eve", "zz"])] == [["p1", "p2"], ["p4"], []]
     assert store.paper_counts_of_authors(["bo chen", "ann lee", "zz"]) == [2, 1, 0]
     assert store.paper_counts_of_concepts(["zebra", "method family", "zz"]) == [2, 0, 0]
@@ -149,7 +159,11 @@ def test_related_papers_best_first_never_self(store):
 
 def test_shared_edges_are_added_and_updated(store):
     store.apply(GraphBatch(shared={("p1", "p3"): (0.7, ("zebra",)), ("p1", "p2"): (1.6, ("xray method",))}))
-    assert shared_edges(store) == {("p1", "p2"): (1.6, ("xray method",)), ("p1", "p3"): (0.7, ("zebra",)), ("p2", "p3"): (1.2, ("zebra",))}
+    assert shared_edges(store) == {
+        ("p1", "p2"): (1.6, ("xray method",)),
+        ("p1", "p3"): (0.7, ("zebra",)),
+        ("p2", "p3"): (1.2, ("zebra",)),
+    }
     assert store.stats().shared_concept_edges == 3
 
 
@@ -161,7 +175,10 @@ def test_related_concepts(store):
 
 def test_areas(store):
     assert [a.path for a in store.top_areas()] == ["Applications", "Theory"]
-    assert [[a.path for a in row] for row in store.children_of_areas(["Theory", "Theory · Optimization"])] == [["Theory · Game Theory", "Theory · Optimization"], []]
+    assert [[a.path for a in row] for row in store.children_of_areas(["Theory", "Theory · Optimization"])] == [
+        ["Theory · Game Theory", "Theory · Optimization"],
+        [],
+    ]
     assert store.paper_counts_of_areas(["Theory", "Theory · Game Theory", "Applications", "nope"]) == [2, 2, 1, 0]
     [area] = store.areas_by_paths(["Theory · Game Theory"])
     assert area.name == "Game Theory" and area.parent == "Theory"
@@ -222,11 +239,16 @@ def test_source_author_ids_keep_their_first_author(store):
 def test_lists_side_by_side_equal_each_list_alone(store):
     ids = ["p1", "p2", "zz", "p1"]
     assert store.lists_of("paper", ids, ["concepts", "authors", "areas"]) == {
-        "authors": store.authors_of_papers(ids), "areas": store.areas_of_papers(ids), "concepts": store.concepts_of_papers(ids)}
+        "authors": store.authors_of_papers(ids),
+        "areas": store.areas_of_papers(ids),
+        "concepts": store.concepts_of_papers(ids),
+    }
     assert store.lists_of("paper", ids, ["areas"]) == {"areas": store.areas_of_papers(ids)}
     keys = ["ann lee", "bo chen", "nobody", "bo chen"]
     assert store.lists_of("author", keys, ["papers", "coauthors"]) == {
-        "papers": store.papers_of_authors(keys), "coauthors": store.coauthors_of(keys)}
+        "papers": store.papers_of_authors(keys),
+        "coauthors": store.coauthors_of(keys),
+    }
     with pytest.raises(ValueError):
         store.lists_of("paper", ids, ["coauthors"])
 

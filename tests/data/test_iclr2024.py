@@ -99,10 +99,18 @@ def check_paths(rows, svc, pairs: int = 40):
     rng = random.Random(2024)
     nodes = sorted(g.nodes)
     giant = sorted(max(nx.connected_components(g), key=len))
-    sample = [tuple(rng.sample(giant, 2)) for _ in range(pairs * 5 // 8)] + [tuple(rng.sample(nodes, 2)) for _ in range(pairs * 3 // 8)]
+    sample = [tuple(rng.sample(giant, 2)) for _ in range(pairs * 5 // 8)] + [
+        tuple(rng.sample(nodes, 2)) for _ in range(pairs * 3 // 8)
+    ]
     with TestClient(create_app(svc)) as client:
         for a, b in sample:
-            r = client.post("/graphql", json={"query": "query($a: String!, $b: String!) { collaborationPath(from: $a, to: $b) { id } }", "variables": {"a": a, "b": b}})
+            r = client.post(
+                "/graphql",
+                json={
+                    "query": "query($a: String!, $b: String!) { collaborationPath(from: $a, to: $b) { id } }",
+                    "variables": {"a": a, "b": b},
+                },
+            )
             path = r.json()["data"]["collaborationPath"]
             if not nx.has_path(g, a, b):
                 assert path is None, (a, b)

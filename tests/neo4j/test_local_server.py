@@ -12,7 +12,6 @@ from fastapi.testclient import TestClient
 from helpers import IN_CI, first_answer, free_port
 
 
-
 def kg(*args: str, env=None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "kg.cli", *args], capture_output=True, text=True, timeout=600, env=env)
 
@@ -97,8 +96,17 @@ def test_auth_is_on_with_a_generated_password(server_dir, tmp_path):
     # `kg neo4j env` gives other clients what they need, as lines for eval.
     env_lines = kg("neo4j", "env", "--data", str(server_dir))
     assert env_lines.returncode == 0, env_lines.stderr
-    evaluated = subprocess.run(["bash", "-c", f'eval "$({sys.executable} -m kg.cli neo4j env --data {server_dir})"; '
-                                'echo "$NEO4J_URI $NEO4J_USERNAME $NEO4J_PASSWORD"'], capture_output=True, text=True, timeout=120)
+    evaluated = subprocess.run(
+        [
+            "bash",
+            "-c",
+            f'eval "$({sys.executable} -m kg.cli neo4j env --data {server_dir})"; '
+            'echo "$NEO4J_URI $NEO4J_USERNAME $NEO4J_PASSWORD"',
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert evaluated.stdout.split() == [uri, "neo4j", password]
     with GraphDatabase.driver(uri, auth=("neo4j", password)) as driver:
         assert driver.execute_query("RETURN 1 AS one").records[0]["one"] == 1
@@ -115,8 +123,13 @@ def test_auth_is_on_with_a_generated_password(server_dir, tmp_path):
 
 def test_missing_java_is_a_clear_message(tmp_path):
     env = dict(os.environ, PATH=str(tmp_path), KG_CACHE_DIR=str(tmp_path / "cache"))
-    result = subprocess.run([sys.executable, "-m", "kg.cli", "neo4j", "start", "--port", str(free_port()), "--data", str(tmp_path / "d")],
-                            capture_output=True, text=True, env=env, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "kg.cli", "neo4j", "start", "--port", str(free_port()), "--data", str(tmp_path / "d")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert result.returncode == 1
     assert "`mvn` is not installed" in result.stderr or "`java` is not installed" in result.stderr
 
@@ -124,8 +137,9 @@ def test_missing_java_is_a_clear_message(tmp_path):
 def test_serve_starts_while_neo4j_is_down(tmp_path):
     port = free_port()
     env = dict(os.environ, NEO4J_URI=f"bolt://127.0.0.1:{free_port()}")
-    proc = subprocess.Popen([sys.executable, "-m", "kg.cli", "serve", "--port", str(port)], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kg.cli", "serve", "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
     try:
         response = first_answer(f"http://127.0.0.1:{port}/healthz", proc, timeout=60)
         assert response.status_code == 503 and response.json()["store"] == "neo4j"

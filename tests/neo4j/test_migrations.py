@@ -31,7 +31,11 @@ def write(folder, name, text):
 
 
 def test_apply_in_order_then_no_op(fresh_records, tmp_path):
-    write(tmp_path, "V0001__first.cypher", f"// a test index\nCREATE INDEX {TEST_INDEX} IF NOT EXISTS FOR (n:KgTestThing) ON (n.x);\n")
+    write(
+        tmp_path,
+        "V0001__first.cypher",
+        f"// a test index\nCREATE INDEX {TEST_INDEX} IF NOT EXISTS FOR (n:KgTestThing) ON (n.x);\n",
+    )
     applied = apply_migrations(fresh_records, "neo4j", tmp_path)
     assert [m.name for m in applied] == ["first"]
     assert apply_migrations(fresh_records, "neo4j", tmp_path) == []

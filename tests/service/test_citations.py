@@ -14,8 +14,13 @@ TEXT = "We study {} with neural networks and report results on standard benchmar
 
 
 def paper(pid, title, **extra):
-    return {"id": pid, "title": title, "abstract": TEXT.format(title.lower(), title.lower()), "authors": ["Ada Lovelace"],
-            **extra}
+    return {
+        "id": pid,
+        "title": title,
+        "abstract": TEXT.format(title.lower(), title.lower()),
+        "authors": ["Ada Lovelace"],
+        **extra,
+    }
 
 
 def refs(svc, pid):
@@ -24,34 +29,64 @@ def refs(svc, pid):
 
 def test_references_become_citations_and_stubs_join_when_their_paper_arrives(make_service, tmp_path):
     svc = make_service()
-    first = [paper("p1", "Attention Is All You Need", arxiv_id="1706.03762v5"),
-             paper("p2", "Pretraining deep bidirectional transformers", doi="10.1000/BERT",
-                   references=["arXiv:1706.03762", {"title": "Deep Residual Learning for Image Recognition!"},
-                               "https://doi.org/10.9999/Unknown", "arXiv:1706.03762"])]
+    first = [
+        paper("p1", "Attention Is All You Need", arxiv_id="1706.03762v5"),
+        paper(
+            "p2",
+            "Pretraining deep bidirectional transformers",
+            doi="10.1000/BERT",
+            references=[
+                "arXiv:1706.03762",
+                {"title": "Deep Residual Learning for Image Recognition!"},
+                "https://doi.org/10.9999/Unknown",
+                "arXiv:1706.03762",
+            ],
+        ),
+    ]
     svc.ingest([write_jsonl(tmp_path / "a.jsonl", first)])
-    assert refs(svc, "doi:10.1000/bert") == [("arxiv:1706.03762", "arxiv:1706.03762"),
-                                              ("doi:10.9999/unknown", None),
-                                              ("title:deep residual learning for image recognition", None)]
+    assert refs(svc, "doi:10.1000/bert") == [
+        ("arxiv:1706.03762", "arxiv:1706.03762"),
+        ("doi:10.9999/unknown", None),
+        ("title:deep residual learning for image recognition", None),
+    ]
     assert svc.store.citing_papers(["arxiv:1706.03762", "doi:10.1000/bert"]) == [["doi:10.1000/bert"], []]
 
     svc.ingest([write_jsonl(tmp_path / "b.jsonl", [paper("p3", "Deep residual learning for image recognition")])])
-    assert refs(svc, "doi:10.1000/bert") == [("arxiv:1706.03762", "arxiv:1706.03762"),
-                                              ("title:deep residual learning for image recognition", "p3"),
-                                              ("doi:10.9999/unknown", None)]
+    assert refs(svc, "doi:10.1000/bert") == [
+        ("arxiv:1706.03762", "arxiv:1706.03762"),
+        ("title:deep residual learning for image recognition", "p3"),
+        ("doi:10.9999/unknown", None),
+    ]
     assert svc.store.citing_papers(["p3"]) == [["doi:10.1000/bert"]]
 
 
 def test_openalex_and_semantic_scholar_references(make_service, tmp_path):
     svc = make_service()
-    cited = {"id": "https://openalex.org/W1", "title": "Residual networks", "abstract_inverted_index": {"Residual": [0], "networks": [1], "help": [2]},
-             "authorships": [{"author": {"display_name": "Kaiming He"}}], "publication_year": 2016}
-    citing = {"id": "https://openalex.org/W2", "title": "Wide residual networks", "publication_year": 2016,
-              "abstract_inverted_index": {"Wide": [0], "residual": [1], "networks": [2], "work": [3]},
-              "authorships": [{"author": {"display_name": "Sergey Zagoruyko"}}], "referenced_works": ["https://openalex.org/W1"]}
-    s2 = {"paperId": "abc", "title": "Densely connected networks", "abstract": TEXT.format("dense links", "images"),
-          "authors": [{"name": "Gao Huang"}],
-          "references": [{"paperId": "zzz", "externalIds": {"DOI": None}, "title": "Wide Residual Networks"},
-                         {"paperId": None, "title": "Some paper kg lacks"}]}
+    cited = {
+        "id": "https://openalex.org/W1",
+        "title": "Residual networks",
+        "abstract_inverted_index": {"Residual": [0], "networks": [1], "help": [2]},
+        "authorships": [{"author": {"display_name": "Kaiming He"}}],
+        "publication_year": 2016,
+    }
+    citing = {
+        "id": "https://openalex.org/W2",
+        "title": "Wide residual networks",
+        "publication_year": 2016,
+        "abstract_inverted_index": {"Wide": [0], "residual": [1], "networks": [2], "work": [3]},
+        "authorships": [{"author": {"display_name": "Sergey Zagoruyko"}}],
+        "referenced_works": ["https://openalex.org/W1"],
+    }
+    s2 = {
+        "paperId": "abc",
+        "title": "Densely connected networks",
+        "abstract": TEXT.format("dense links", "images"),
+        "authors": [{"name": "Gao Huang"}],
+        "references": [
+            {"paperId": "zzz", "externalIds": {"DOI": None}, "title": "Wide Residual Networks"},
+            {"paperId": None, "title": "Some paper kg lacks"},
+        ],
+    }
     svc.ingest([write_jsonl(tmp_path / "works.jsonl", [cited, citing, s2])])
     assert refs(svc, "openalex:W2") == [("openalex:W1", "openalex:W1")]
     assert refs(svc, "s2:abc") == [("title:wide residual networks", "openalex:W2"), ("title:some paper kg lacks", None)]
@@ -64,12 +99,18 @@ def test_graphql_references_and_cited_by(make_service, tmp_path):
     from kg.api.app import create_app
 
     svc = make_service()
-    rows = [paper("p1", "Attention Is All You Need"), paper("p2", "Transformers for translation", references=["p1", "Missing work title here"])]
+    rows = [
+        paper("p1", "Attention Is All You Need"),
+        paper("p2", "Transformers for translation", references=["p1", "Missing work title here"]),
+    ]
     svc.ingest([write_jsonl(tmp_path / "a.jsonl", rows)])
     q = '{ a: paper(id: "p2") { references { key paper { id } } } b: paper(id: "p1") { citedBy { id } references { key } } }'
     with TestClient(create_app(svc)) as client:
         body = client.post("/graphql", json={"query": q}).json()
-    assert body["data"]["a"]["references"] == [{"key": "p1", "paper": {"id": "p1"}}, {"key": "title:missing work title here", "paper": None}]
+    assert body["data"]["a"]["references"] == [
+        {"key": "p1", "paper": {"id": "p1"}},
+        {"key": "title:missing work title here", "paper": None},
+    ]
     assert body["data"]["b"] == {"citedBy": [{"id": "p2"}], "references": []}
 
 
@@ -88,15 +129,18 @@ def test_citation_links_say_what_both_cite_and_who_cites_both(make_service, tmp_
     from kg.api.app import create_app
 
     svc = make_service()
-    rows = [paper("p1", "Attention Is All You Need"),
-            paper("p2", "Transformers for translation", references=["p1", "Sequence to sequence learning with networks"]),
-            paper("p3", "Transformers for vision", references=["p1", "Sequence to sequence learning with networks"]),
-            paper("p4", "Transformers for speech", references=["p1"]),
-            paper("p5", "A survey of transformers", references=["p2", "p3"])]
+    rows = [
+        paper("p1", "Attention Is All You Need"),
+        paper("p2", "Transformers for translation", references=["p1", "Sequence to sequence learning with networks"]),
+        paper("p3", "Transformers for vision", references=["p1", "Sequence to sequence learning with networks"]),
+        paper("p4", "Transformers for speech", references=["p1"]),
+        paper("p5", "A survey of transformers", references=["p2", "p3"]),
+    ]
     svc.ingest([write_jsonl(tmp_path / "a.jsonl", rows)])
     q = """query($id: ID!, $first: Int) { paper(id: $id) { citationLinks(first: $first) {
              paper { id } strength bothCite { key paper { id } } citedTogetherBy { id } } } }"""
     with TestClient(create_app(svc)) as client:
+
         def links(pid, first=10):
             body = client.post("/graphql", json={"query": q, "variables": {"id": pid, "first": first}}).json()
             assert "errors" not in body, body
@@ -104,12 +148,18 @@ def test_citation_links_say_what_both_cite_and_who_cites_both(make_service, tmp_
 
         two = links("p2")
         # p3: both cite p1 and the work kg lacks, and p5 cites both; p4: both cite p1
-        assert two == [{"paper": {"id": "p3"}, "strength": 3,
-                        "bothCite": [{"key": "p1", "paper": {"id": "p1"}},
-                                     {"key": "title:sequence to sequence learning with networks", "paper": None}],
-                        "citedTogetherBy": [{"id": "p5"}]},
-                       {"paper": {"id": "p4"}, "strength": 1, "bothCite": [{"key": "p1", "paper": {"id": "p1"}}],
-                        "citedTogetherBy": []}]
+        assert two == [
+            {
+                "paper": {"id": "p3"},
+                "strength": 3,
+                "bothCite": [
+                    {"key": "p1", "paper": {"id": "p1"}},
+                    {"key": "title:sequence to sequence learning with networks", "paper": None},
+                ],
+                "citedTogetherBy": [{"id": "p5"}],
+            },
+            {"paper": {"id": "p4"}, "strength": 1, "bothCite": [{"key": "p1", "paper": {"id": "p1"}}], "citedTogetherBy": []},
+        ]
         assert links("p2", first=1) == two[:1]
         assert links("p1") == []  # it cites nothing, and nothing cites it beside another paper
         assert [link["paper"]["id"] for link in links("p5")] == []  # coupling needs a work both cite
@@ -130,8 +180,10 @@ Kaiming He, Xiangyu Zhang, Shaoqing Ren, and Jian Sun.
 
 def test_a_compiled_latex_bibliography_gives_references_that_join_their_papers(make_service, tmp_path):
     svc = make_service()
-    rows = [paper("p1", "Deep residual learning for image recognition"),
-            paper("p2", "Transformers for translation", references=["p1"], bbl=BBL)]
+    rows = [
+        paper("p1", "Deep residual learning for image recognition"),
+        paper("p2", "Transformers for translation", references=["p1"], bbl=BBL),
+    ]
     svc.ingest([write_jsonl(tmp_path / "a.jsonl", rows)])
     # the title of the second entry names p1, which the list names too: one reference; the first is a stub by arXiv id
     assert refs(svc, "p2") == [("p1", "p1"), ("arxiv:1706.03762", None)]
@@ -152,8 +204,10 @@ def test_the_exported_graph_keeps_citations_beside_shared_concepts(make_service,
     from kg.export import FORMATS, whole_graph, write_graph
 
     svc = make_service()
-    rows = [paper("p1", "Attention for translation", references=["p2", "Missing work title here"]),
-            paper("p2", "Attention Is All You Need")]
+    rows = [
+        paper("p1", "Attention for translation", references=["p2", "Missing work title here"]),
+        paper("p2", "Attention Is All You Need"),
+    ]
     svc.ingest([write_jsonl(tmp_path / "a.jsonl", rows)])
     g = whole_graph(svc.store)
     cites = sorted((u, v) for u, v, d in g.edges(data=True) if d["type"] == "CITES")

@@ -15,8 +15,9 @@ def _ids(name, n):
 
 def _two_wei_wangs(svc, tmp_path):
     """Two people named Wei Wang, told apart by their ORCID ids: (the roboticist's id, the linguist's)."""
-    rows = ([robotics(i, author_ids=["orcid:r", None, None]) for i in range(3)]
-            + [language(i, author_ids=[None, "orcid:l", None]) for i in range(2)])
+    rows = [robotics(i, author_ids=["orcid:r", None, None]) for i in range(3)] + [
+        language(i, author_ids=[None, "orcid:l", None]) for i in range(2)
+    ]
     svc.ingest([write_jsonl(tmp_path / "a.jsonl", rows)])
     robot, words = byline_keys(svc, ["r0", "l0"])
     return robot[0], words[1]
@@ -113,12 +114,18 @@ def test_corrections_are_kept_in_the_store_and_shown_in_the_api(make_service, tm
     finally:
         again.close()
     with TestClient(create_app(svc)) as client:
-        q = ("query($i: ID!) { author(id: $i) { id paperCount } paper(id: \"l0\") { authorships { position name affiliation "
-             "author { id } } } }")
+        q = (
+            'query($i: ID!) { author(id: $i) { id paperCount } paper(id: "l0") { authorships { position name affiliation '
+            "author { id } } } }"
+        )
         body = client.post("/graphql", json={"query": q, "variables": {"i": words}}).json()
     assert body["data"]["author"] == {"id": robot, "paperCount": 5}
-    assert body["data"]["paper"]["authorships"][1] == {"position": 1, "name": "Wei Wang",
-                                                       "affiliation": "University of Edinburgh", "author": {"id": robot}}
+    assert body["data"]["paper"]["authorships"][1] == {
+        "position": 1,
+        "name": "Wei Wang",
+        "affiliation": "University of Edinburgh",
+        "author": {"id": robot},
+    }
 
 
 def test_the_cli_merges_splits_and_lists_corrections(tmp_path):

@@ -30,9 +30,15 @@ def test_spreadsheet_exports_by_their_column_names():
     lstm, graphs = records("scopus.csv")
     assert lstm.authors == ("Sepp Hochreiter", "Jürgen Schmidhuber")  # "Author full names", Scopus ids dropped
     assert lstm.abstract.endswith("We briefly review Hochreiter's analysis.") and lstm.venue == "Neural Computation"
-    assert lstm.keywords == ("recurrent neural networks", "long short-term memory") and graphs.line == 4  # a row after a two-line cell
+    assert (
+        lstm.keywords == ("recurrent neural networks", "long short-term memory") and graphs.line == 4
+    )  # a row after a two-line cell
     [deep] = records("zotero.csv")
-    assert deep.authors == ("Yann LeCun", "Yoshua Bengio", "Geoffrey Hinton") and deep.year == 2015 and deep.doi == "10.1038/nature14539"
+    assert (
+        deep.authors == ("Yann LeCun", "Yoshua Bengio", "Geoffrey Hinton")
+        and deep.year == 2015
+        and deep.doi == "10.1038/nature14539"
+    )
     [adam] = records("savedrecs.txt")  # Web of Science tab-delimited, field tags as the header
     assert adam.authors == ("Diederik P. Kingma", "Jimmy Ba") and adam.keywords == ("stochastic optimization", "adaptive moments")
     [resnet] = records("openalex.csv")
@@ -45,7 +51,11 @@ def test_ris_and_arxiv_atom():
     assert gan.title == "Generative adversarial nets" and gan.line == 14 and gan.venue.startswith("Advances in Neural")
     sam, physics = records("arxiv-api.atom")
     assert sam.arxiv_id == "2010.01412" and sam.title == "Sharpness-Aware Minimization for Efficiently Improving Generalization"
-    assert sam.area == ("Computer Science", "Machine Learning") and sam.year == 2020 and sam.affiliations == ("Google Research", None)
+    assert (
+        sam.area == ("Computer Science", "Machine Learning")
+        and sam.year == 2020
+        and sam.affiliations == ("Google Research", None)
+    )
     assert physics.doi == "10.1016/s0370-2693(99)00001-1" and physics.venue == "Phys. Lett. B 450 (1999) 1"
 
 
@@ -71,17 +81,27 @@ def refused(path, text: str, error: str) -> None:
 
 def test_bad_rows_and_entries_name_their_file_and_line(tmp_path):
     csv_file = tmp_path / "export.csv"
-    refused(csv_file, "Title,Authors,Abstract\nFine,\"Lee, Ann\",An abstract.\n,\"Chen, Bo\",\n", r"export.csv:3: field 'abstract': required")
+    refused(
+        csv_file,
+        'Title,Authors,Abstract\nFine,"Lee, Ann",An abstract.\n,"Chen, Bo",\n',
+        r"export.csv:3: field 'abstract': required",
+    )
     kept = []
     assert [r.title for r in read_path(csv_file, lambda error, text: kept.append(error))] == ["Fine"] and len(kept) == 1
     refused(tmp_path / "numbers.csv", "a,b\n1,2\n", r"numbers.csv:1: no title or abstract column")
-    refused(tmp_path / "refs.ris", "TY  - JOUR\nTI  - Fine\nER  - \n\nTY  - JOUR\nAU  - Lee, Ann\nER  - \n",
-            r"refs.ris:5: field 'abstract': required")
+    refused(
+        tmp_path / "refs.ris",
+        "TY  - JOUR\nTI  - Fine\nER  - \n\nTY  - JOUR\nAU  - Lee, Ann\nER  - \n",
+        r"refs.ris:5: field 'abstract': required",
+    )
     refused(tmp_path / "broken.json", '{\n  "title": "x",\n  "abstract": \n}\n', r"broken.json:4: invalid JSON")
 
 
 def test_xml_with_entities_is_refused_not_expanded(tmp_path):
-    refused(tmp_path / "feed.atom", '<?xml version="1.0"?><!DOCTYPE feed [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>'
-            '<feed xmlns="http://www.w3.org/2005/Atom"><entry><title>&b;</title></entry></feed>',
-            r"feed.atom: refused: the XML declares entities")
+    refused(
+        tmp_path / "feed.atom",
+        '<?xml version="1.0"?><!DOCTYPE feed [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>'
+        '<feed xmlns="http://www.w3.org/2005/Atom"><entry><title>&b;</title></entry></feed>',
+        r"feed.atom: refused: the XML declares entities",
+    )
     refused(tmp_path / "other.xml", "<rss><channel/></rss>", r"other.xml:1: expected an Atom feed")

@@ -15,7 +15,9 @@ from helpers import SAMPLES
 
 def kg_extract(payload: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, KG_WORKERS="1")
-    return subprocess.run([sys.executable, "-m", "kg.cli", "extract"], input=payload, capture_output=True, text=True, env=env, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "kg.cli", "extract"], input=payload, capture_output=True, text=True, env=env, timeout=300
+    )
 
 
 def test_extract_matches_what_ingest_links(seeded_embedded):

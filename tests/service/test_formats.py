@@ -22,7 +22,10 @@ def test_each_format_is_recognised_by_its_content():
     assert physics.area == ("Physics", "High Energy Physics - Theory") and physics.doi == "10.1016/s0370-2693(99)00001-1"
     [lstm] = records["openalex.jsonl"]
     assert lstm.abstract.startswith("Learning to store information over extended time to intervals")
-    assert lstm.authors == ("Sepp Hochreiter", "Jürgen Schmidhuber") and lstm.area == ("Computer Science", "Artificial Intelligence")
+    assert lstm.authors == ("Sepp Hochreiter", "Jürgen Schmidhuber") and lstm.area == (
+        "Computer Science",
+        "Artificial Intelligence",
+    )
     [s2] = records["semantic-scholar.jsonl"]
     assert s2.arxiv_id == "2010.01412" and s2.authors[2] == "H. Mobahi"
     bib_lstm, attention = records["references.bib"]
@@ -63,10 +66,13 @@ def test_a_broken_bibtex_entry_names_its_line(tmp_path):
 def test_an_author_with_a_source_id_is_one_author_however_spelled(service, tmp_path):
     from helpers import paper, write_jsonl
 
-    first = write_jsonl(tmp_path / "a.jsonl", [
-        paper(1, authors=["Hossein Mobahi", "Ann Lee"], author_ids=["s2:1705353", None]),
-        paper(2, authors=["H. Mobahi"], author_ids=["s2:1705353"]),  # same id, same ingest
-    ])
+    first = write_jsonl(
+        tmp_path / "a.jsonl",
+        [
+            paper(1, authors=["Hossein Mobahi", "Ann Lee"], author_ids=["s2:1705353", None]),
+            paper(2, authors=["H. Mobahi"], author_ids=["s2:1705353"]),  # same id, same ingest
+        ],
+    )
     second = write_jsonl(tmp_path / "b.jsonl", [paper(3, authors=["Mobahi, H."], author_ids=["s2:1705353"])])
     service.ingest([first])
     service.ingest([second])  # a later ingest finds the id in the store

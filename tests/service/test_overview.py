@@ -62,8 +62,9 @@ def test_field_map_and_list_lengths(rising):
 def test_answers_follow_the_store(rising):
     assert [t.concept_key for t in rising.overview.trending().trends] == ["rising"]  # and kept
     extra = [Paper(f"n{i}", None, f"n{i}", "text", "A", 2022) for i in range(30)]
-    rising.store.apply(GraphBatch(papers=extra, concepts=[Concept("newcomer", "newcomer")],
-                                  mentions=[(p.id, "newcomer", 1.0) for p in extra]))
+    rising.store.apply(
+        GraphBatch(papers=extra, concepts=[Concept("newcomer", "newcomer")], mentions=[(p.id, "newcomer", 1.0) for p in extra])
+    )
     assert rising.overview.trending().trends[0].concept_key == "newcomer"
 
 

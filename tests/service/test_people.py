@@ -7,22 +7,40 @@ import pytest
 from helpers import write_jsonl
 
 
-ROBOTICS = ("We present a legged robot controller that uses model predictive control for locomotion on rough "
-            "terrain, with whole-body dynamics and contact planning evaluated on a quadruped robot.")
-LANGUAGE = ("We study machine translation with transformer language models and propose a decoding method for "
-            "low-resource language pairs, evaluated with BLEU on news translation benchmarks.")
+ROBOTICS = (
+    "We present a legged robot controller that uses model predictive control for locomotion on rough "
+    "terrain, with whole-body dynamics and contact planning evaluated on a quadruped robot."
+)
+LANGUAGE = (
+    "We study machine translation with transformer language models and propose a decoding method for "
+    "low-resource language pairs, evaluated with BLEU on news translation benchmarks."
+)
 
 
 def robotics(i, name="Wei Wang", **extra):
-    return {"id": f"r{i}", "title": f"Quadruped locomotion {i}", "abstract": ROBOTICS, "venue": f"ICRA {2008 + i}",
-            "year": 2008 + i, "authors": [name, "Jonas Buchli", "Marco Hutter"],
-            "affiliations": ["ETH Zurich", "ETH Zurich", "ETH Zurich"], **extra}
+    return {
+        "id": f"r{i}",
+        "title": f"Quadruped locomotion {i}",
+        "abstract": ROBOTICS,
+        "venue": f"ICRA {2008 + i}",
+        "year": 2008 + i,
+        "authors": [name, "Jonas Buchli", "Marco Hutter"],
+        "affiliations": ["ETH Zurich", "ETH Zurich", "ETH Zurich"],
+        **extra,
+    }
 
 
 def language(i, name="Wei Wang", **extra):
-    return {"id": f"l{i}", "title": f"Low-resource translation {i}", "abstract": LANGUAGE, "venue": f"ACL {2019 + i}",
-            "year": 2019 + i, "authors": ["Kevin Knight", name, "Philipp Koehn"],
-            "affiliations": ["University of Edinburgh", "University of Edinburgh", "University of Edinburgh"], **extra}
+    return {
+        "id": f"l{i}",
+        "title": f"Low-resource translation {i}",
+        "abstract": LANGUAGE,
+        "venue": f"ACL {2019 + i}",
+        "year": 2019 + i,
+        "authors": ["Kevin Knight", name, "Philipp Koehn"],
+        "affiliations": ["University of Edinburgh", "University of Edinburgh", "University of Edinburgh"],
+        **extra,
+    }
 
 
 def byline_keys(svc, ids):
@@ -60,8 +78,10 @@ def test_keys_stay_as_papers_are_added_and_chunks_give_the_same_people(make_serv
 
 def test_a_source_id_is_hard_evidence(make_service, tmp_path):
     svc = make_service()
-    rows = [robotics(0, author_ids=["orcid:0000-0001", None, None]),
-            language(0, author_ids=[None, "orcid:0000-0001", None])]  # one person by id, whatever the topics say
+    rows = [
+        robotics(0, author_ids=["orcid:0000-0001", None, None]),
+        language(0, author_ids=[None, "orcid:0000-0001", None]),
+    ]  # one person by id, whatever the topics say
     svc.ingest([write_jsonl(tmp_path / "a.jsonl", rows)])
     keys = byline_keys(svc, ["r0", "l0"])
     assert keys[0][0] == keys[1][1]
@@ -94,8 +114,10 @@ def test_a_name_many_people_bear_lists_them_with_what_tells_them_apart(make_serv
         body = client.post("/graphql", json={"query": q, "variables": {"n": "Wei Wang"}}).json()
         assert [p["paperCount"] for p in body["data"]["people"]] == [3, 2]
         assert "2 people are named" in body["errors"][0]["message"] and body["data"]["author"] is None
-        one = client.post("/graphql", json={"query": "query($i: ID!) { author(id: $i) { name paperCount } }",
-                                            "variables": {"i": people[1].author.key}}).json()
+        one = client.post(
+            "/graphql",
+            json={"query": "query($i: ID!) { author(id: $i) { name paperCount } }", "variables": {"i": people[1].author.key}},
+        ).json()
         assert one["data"]["author"] == {"name": "Wei Wang", "paperCount": 2}
     if svc.kind == "embedded":
         get_settings.cache_clear()
@@ -106,8 +128,14 @@ def test_a_name_many_people_bear_lists_them_with_what_tells_them_apart(make_serv
 
 def test_each_paper_says_why_it_is_that_persons(make_service, tmp_path):
     svc = make_service()
-    svc.ingest([write_jsonl(tmp_path / "a.jsonl", [robotics(0), robotics(1, name="W. Wang"),
-                                                  robotics(2, author_ids=["orcid:0000-0002", None, None])])])
+    svc.ingest(
+        [
+            write_jsonl(
+                tmp_path / "a.jsonl",
+                [robotics(0), robotics(1, name="W. Wang"), robotics(2, author_ids=["orcid:0000-0002", None, None])],
+            )
+        ]
+    )
     [person] = [p.author for p in svc.people("Wei Wang")]
     rows = svc.store.authorships_of_authors([person.key])[0]
     assert [(p, n) for p, n, _ in rows] == [("r0", "Wei Wang"), ("r1", "W. Wang"), ("r2", "Wei Wang")]

@@ -46,12 +46,19 @@ def test_a_bad_record_fails_the_ingest_and_writes_nothing(service, tmp_path):
 
 
 def test_skip_invalid_counts_names_and_keeps_the_rest(tmp_path):
-    data = write_jsonl(tmp_path / "mixed.jsonl", [paper(1), paper(2, authors="Ann, Bo"), paper(3)], raw_lines=["{not json", "[1, 2]"])
+    data = write_jsonl(
+        tmp_path / "mixed.jsonl", [paper(1), paper(2, authors="Ann, Bo"), paper(3)], raw_lines=["{not json", "[1, 2]"]
+    )
     rejects = tmp_path / "rejects.jsonl"
     env = dict(os.environ, KG_DATA_DIR=str(tmp_path / "store"), KG_WORKERS="1")
     env.pop("NEO4J_URI", None)
-    done = subprocess.run([sys.executable, "-m", "kg.cli", "ingest", str(data), "--skip-invalid", "--rejects", str(rejects)],
-                          capture_output=True, text=True, env=env, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "kg.cli", "ingest", str(data), "--skip-invalid", "--rejects", str(rejects)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     assert "papers: +2 new" in done.stdout
     assert "skipped 3 invalid record(s)" in done.stderr and "mixed.jsonl:2: field 'authors'" in done.stderr
@@ -69,7 +76,9 @@ def test_a_5000_author_byline_links_every_author_but_adds_no_pairs(service, tmp_
 
 
 def test_control_characters_never_reach_the_graph(service, tmp_path):
-    write_jsonl(tmp_path / "c.jsonl", [paper(1, authors=["Wei\u0000 Lin\u001b", "Bo\u0007 Chen"], keywords=["graph\u0000 learning"])])
+    write_jsonl(
+        tmp_path / "c.jsonl", [paper(1, authors=["Wei\u0000 Lin\u001b", "Bo\u0007 Chen"], keywords=["graph\u0000 learning"])]
+    )
     service.ingest([tmp_path / "c.jsonl"])
     names = [a.name for a in service.store.authors_of_papers(["p1"])[0]]
     assert names == ["Wei Lin", "Bo Chen"]
@@ -136,7 +145,10 @@ def test_a_folder_ingest_stays_in_the_folder_and_names_what_it_passed_over(servi
     summary = service.ingest([folder])
     assert summary.papers_added == 1 and service.store.existing_papers(["p1", "p9"]) == {"p1"}
     assert sorted((p.name, re.split(r"[:,]", why)[0]) for p, why in summary.skipped_files) == [
-        ("link.jsonl", f"a link to {outside}"), ("notes.md", "unknown format '.md'"), ("up", f"a link to {tmp_path}")]
+        ("link.jsonl", f"a link to {outside}"),
+        ("notes.md", "unknown format '.md'"),
+        ("up", f"a link to {tmp_path}"),
+    ]
 
 
 def test_a_listing_that_changes_a_known_paper_is_reported_not_dropped_silently(service, tmp_path):
@@ -147,5 +159,7 @@ def test_a_listing_that_changes_a_known_paper_is_reported_not_dropped_silently(s
     rejected = []
     summary = service.ingest([again], on_error=lambda error, text: rejected.append(str(error)))
     assert summary.differing == [("p2", str(again), 1)] and summary.papers_added == 1
-    assert rejected == [f"{again}:1: paper p2 is already read with another title or abstract: the first is kept, this listing is not"]
+    assert rejected == [
+        f"{again}:1: paper p2 is already read with another title or abstract: the first is kept, this listing is not"
+    ]
     assert service.store.papers_by_ids(["p2"])[0].abstract == paper(2)["abstract"]  # the first is kept

@@ -74,8 +74,9 @@ def _ingest_until_killed(kind: str, settings: Settings, path, papers: int) -> bo
     env.pop("NEO4J_URI", None)
     if kind == "neo4j":
         env["NEO4J_URI"] = os.environ["KG_TEST_NEO4J_URI"]
-    proc = subprocess.Popen([sys.executable, "-m", "kg.cli", "ingest", str(path)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kg.cli", "ingest", str(path)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     try:
         while proc.poll() is None:
             if _papers_now(kind, settings) >= papers:
@@ -181,6 +182,9 @@ def test_two_ingests_at_once_give_the_one_after_the_other_result(kind, tmp_path,
         for s in services:
             s.close()
         with KGService(_open(kind, settings), settings, extractor=extractor) as reader:
-            results[order] = (reader.stats(), sorted((c.author_key, c.joint_papers) for c in reader.store.coauthors_of(["shared person"])[0]))
+            results[order] = (
+                reader.stats(),
+                sorted((c.author_key, c.joint_papers) for c in reader.store.coauthors_of(["shared person"])[0]),
+            )
     assert results["concurrent"] == results["sequential"]
     assert results["sequential"][0].papers == 8

@@ -70,8 +70,9 @@ def inputs(tmp_path_factory):
 
 
 def _settings(tmp_path, **extra) -> Settings:
-    return Settings(NEO4J_URI=os.environ["KG_TEST_NEO4J_URI"], KG_DATA_DIR=tmp_path / "unused", KG_INGEST_CHUNK=CHUNK,
-                    KG_WORKERS=2, **extra)
+    return Settings(
+        NEO4J_URI=os.environ["KG_TEST_NEO4J_URI"], KG_DATA_DIR=tmp_path / "unused", KG_INGEST_CHUNK=CHUNK, KG_WORKERS=2, **extra
+    )
 
 
 def test_spark_ingest_gives_the_single_machine_graph(neo4j_driver, spark, inputs, tmp_path):

@@ -14,7 +14,6 @@ import pytest
 import kg
 
 
-
 def _has_examples(name: str) -> bool:
     origin = importlib.util.find_spec(name).origin
     return origin is not None and origin.endswith(".py") and ">>> " in Path(origin).read_text(encoding="utf-8")

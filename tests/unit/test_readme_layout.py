@@ -18,8 +18,7 @@ def test_every_module_of_kg_is_in_the_readme_layout():
     missing = [
         str(path.relative_to(ROOT))
         for path in sorted(package.rglob("*.py"))
-        if path.name != "__init__.py" and "static" not in path.parts
-        and not re.search(rf"\b{re.escape(path.stem)}\b", layout)
+        if path.name != "__init__.py" and "static" not in path.parts and not re.search(rf"\b{re.escape(path.stem)}\b", layout)
     ]
     assert missing == [], f"not in the README's layout: {missing}"
 

@@ -35,6 +35,7 @@ def offline_ide_html(html: str) -> str:
     """
     return html.replace(CDN, VENDOR_URL)
 
+
 GRAPHQL_RESPONSE_JSON = "application/graphql-response+json"
 
 # Set by process_result and read by create_response, which strawberry calls in the same task.

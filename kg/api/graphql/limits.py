@@ -47,21 +47,38 @@ from strawberry.extensions.query_depth_limiter import create_validator as depth_
 from kg.api.fairness import record_cost, wants_cost
 from kg.api.graphql.pagination import DEFAULT_FIRST, MAX_FIRST
 
-__all__ = ["cost_limit_rule", "OperationLimits", "operation_cost", "limit_extensions", "LIST_SIZE", "NETWORK_COST",
-           "ListLengths", "MEASURED_LISTS"]
+__all__ = [
+    "cost_limit_rule",
+    "OperationLimits",
+    "operation_cost",
+    "limit_extensions",
+    "LIST_SIZE",
+    "NETWORK_COST",
+    "ListLengths",
+    "MEASURED_LISTS",
+]
 
 LIST_SIZE = 10  # assumed length of a list field without `first` (a paper's authors, an author's papers)
 NETWORK_COST = 10_000  # one co-author network: a walk over up to thousands of authors, and its communities
 # Lists longer than LIST_SIZE, whatever `first` their parent took: (type, field) -> assumed length.
-LONG_LISTS = {("CoauthorNetwork", "nodes"): 1_000, ("CoauthorNetwork", "edges"): 5_000,
-              ("FieldMap", "concepts"): 300, ("FieldMap", "links"): 1_800,  # up to 300 concepts, 6 links each
-              ("Author", "timeline"): 60, ("Concept", "timeline"): 60, ("TrendingConcept", "timeline"): 60}  # years
+LONG_LISTS = {
+    ("CoauthorNetwork", "nodes"): 1_000,
+    ("CoauthorNetwork", "edges"): 5_000,
+    ("FieldMap", "concepts"): 300,
+    ("FieldMap", "links"): 1_800,  # up to 300 concepts, 6 links each
+    ("Author", "timeline"): 60,
+    ("Concept", "timeline"): 60,
+    ("TrendingConcept", "timeline"): 60,
+}  # years
 WEIGHTS = {("Author", "network"): NETWORK_COST}  # what resolving the field once costs, beyond 1
 # Plain lists whose length the store measures (``Overview.list_lengths``): (type, field) -> the store's name for it.
 MEASURED_LISTS = {
-    ("Author", "papers"): "papers_per_author", ("Author", "evidence"): "papers_per_author",
-    ("Author", "institutions"): "papers_per_author", ("Paper", "authors"): "authors_per_paper",
-    ("Paper", "authorships"): "authors_per_paper", ("Paper", "concepts"): "concepts_per_paper",
+    ("Author", "papers"): "papers_per_author",
+    ("Author", "evidence"): "papers_per_author",
+    ("Author", "institutions"): "papers_per_author",
+    ("Paper", "authors"): "authors_per_paper",
+    ("Paper", "authorships"): "authors_per_paper",
+    ("Paper", "concepts"): "concepts_per_paper",
     ("Paper", "references"): "references_per_paper",
 }
 
@@ -75,7 +92,9 @@ class ListLengths:
     def set(self, lengths: dict[str, int]) -> None:
         """Take the store's measured lengths (``Overview.list_lengths``), never under ``LIST_SIZE``: a small store
         grows while it serves, and its short lists must not make deep chains look cheap."""
-        self.items = tuple(sorted((field, max(lengths[name], LIST_SIZE)) for field, name in MEASURED_LISTS.items() if name in lengths))
+        self.items = tuple(
+            sorted((field, max(lengths[name], LIST_SIZE)) for field, name in MEASURED_LISTS.items() if name in lengths)
+        )
 
 
 def _unwrap(type_):
@@ -117,8 +136,9 @@ def _named(type_):
     return type_
 
 
-def operation_cost(schema, operation: OperationDefinitionNode, fragments: dict, variables: dict | None = None,
-                   lengths: dict | None = None) -> int:
+def operation_cost(
+    schema, operation: OperationDefinitionNode, fragments: dict, variables: dict | None = None, lengths: dict | None = None
+) -> int:
     """Upper bound on the fields an operation resolves (see the module docstring)."""
     variables = dict(variables or {})
     for definition in operation.variable_definitions or ():  # `$n: Int = 10` counts as 10 when not given
@@ -198,8 +218,15 @@ class OperationLimits(SchemaExtension):
         if wants_cost() and ctx.graphql_document is not None:
             document = ctx.graphql_document
             fragments = {d.name.value: d for d in document.definitions if d.kind == "fragment_definition"}
-            operation = next((d for d in document.definitions if isinstance(d, OperationDefinitionNode)
-                              and (ctx.operation_name is None or (d.name and d.name.value == ctx.operation_name))), None)
+            operation = next(
+                (
+                    d
+                    for d in document.definitions
+                    if isinstance(d, OperationDefinitionNode)
+                    and (ctx.operation_name is None or (d.name and d.name.value == ctx.operation_name))
+                ),
+                None,
+            )
             if operation is not None:
                 record_cost(operation_cost(ctx.schema._schema, operation, fragments, ctx.variables, dict(self.lengths.items)))
         yield
@@ -225,4 +252,3 @@ def limit_extensions(*, max_depth: int, max_cost: int, max_aliases: int, max_tok
         lambda: OperationLimits(fixed_rules=fixed, max_cost=max_cost, lengths=lengths),
         lambda: MaxTokensLimiter(max_token_count=max_tokens),  # a parser option: ParserCache keys on it
     ]
-

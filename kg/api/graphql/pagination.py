@@ -11,7 +11,17 @@ import strawberry
 
 from kg.errors import InvalidArgument
 
-__all__ = ["Connection", "Edge", "PageInfo", "page_window", "check_first", "MAX_FIRST", "DEFAULT_FIRST", "connection", "lazily_counted"]
+__all__ = [
+    "Connection",
+    "Edge",
+    "PageInfo",
+    "page_window",
+    "check_first",
+    "MAX_FIRST",
+    "DEFAULT_FIRST",
+    "connection",
+    "lazily_counted",
+]
 
 T = TypeVar("T")
 MAX_FIRST = 100

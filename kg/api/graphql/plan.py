@@ -67,8 +67,13 @@ def _named(type_) -> tuple[str, bool]:
     return type_.name, is_list
 
 
-def _collect(selection_set: SelectionSetNode, type_name: str, fragments: dict,
-             into: dict[str, list[FieldNode]], seen: frozenset[str] = frozenset()) -> None:
+def _collect(
+    selection_set: SelectionSetNode,
+    type_name: str,
+    fragments: dict,
+    into: dict[str, list[FieldNode]],
+    seen: frozenset[str] = frozenset(),
+) -> None:
     """Field nodes by response key, fragments inlined, as the spec's CollectFields does without directives."""
     for node in selection_set.selections:
         if node.directives:
@@ -92,8 +97,9 @@ def _collect(selection_set: SelectionSetNode, type_name: str, fragments: dict,
         _collect(inner, type_name, fragments, into, seen)
 
 
-def _selections(schema: GraphQLSchema, parent: GraphQLObjectType, selection_set: SelectionSetNode,
-                fragments: dict, supported: Any) -> tuple[Selection, ...]:
+def _selections(
+    schema: GraphQLSchema, parent: GraphQLObjectType, selection_set: SelectionSetNode, fragments: dict, supported: Any
+) -> tuple[Selection, ...]:
     grouped: dict[str, list[FieldNode]] = {}
     _collect(selection_set, parent.name, fragments, grouped)
     out = []
@@ -117,8 +123,9 @@ def _selections(schema: GraphQLSchema, parent: GraphQLObjectType, selection_set:
     return tuple(out)
 
 
-def compile_operation(schema: GraphQLSchema, operation: OperationDefinitionNode,
-                      fragments: dict, supported: Any) -> tuple[Selection, ...] | None:
+def compile_operation(
+    schema: GraphQLSchema, operation: OperationDefinitionNode, fragments: dict, supported: Any
+) -> tuple[Selection, ...] | None:
     """The operation's root selections, or None when a plan cannot answer it (``supported``: (type, field) pairs)."""
     if operation.operation != OperationType.QUERY or operation.directives:
         return None

@@ -11,12 +11,12 @@ import strawberry
 
 from kg.api.graphql.context import Info
 from kg.api.graphql.pagination import DEFAULT_FIRST, Connection, check_first, connection, page_window, lazily_counted
+from kg.api.graphql.rows import author_ref
 from kg.api.graphql.types.area import ResearchAreaType
 from kg.api.graphql.types.author import AuthorType
 from kg.api.graphql.types.concept import ConceptType
 from kg.api.graphql.types.overview import FieldMapType, TrendingConceptType, field_map, trending
 from kg.api.graphql.types.paper import PaperType, SearchHitType
-from kg.errors import InvalidArgument
 from kg.service import PaperQuery
 
 __all__ = ["Query", "paper_query", "StatsType", "PaperFilterInput", "PaperOrderEnum", "PaperFacetsType"]
@@ -30,13 +30,6 @@ class StatsType:
     research_areas: int = strawberry.field(description="Top-level areas and leaves.")
     coauthor_edges: int = strawberry.field(description="Distinct co-author pairs.")
     shared_concept_edges: int = strawberry.field(description="Distinct paper pairs joined by a shares-concept edge.")
-
-
-def _author_ref(name: str | None, id: str | None) -> str:
-    """``author(id:)`` or ``author(name:)``: exactly one of them."""
-    if (name is None) == (id is None):
-        raise InvalidArgument("author takes `id` or `name` (one of them)")
-    return str(id) if id is not None else name
 
 
 @strawberry.type(name="Person", description="One bearer of a name, and what tells them apart from the others.")
@@ -59,7 +52,9 @@ class PaperFilterInput:
     text: str | None = strawberry.field(default=None, description="Words that must all appear in title or abstract.")
     year_from: int | None = strawberry.field(default=None, description="Published in or after this year.")
     year_to: int | None = strawberry.field(default=None, description="Published in or before this year.")
-    venue: str | None = strawberry.field(default=None, description="A venue exactly as `paperFacets` lists it, e.g. \"NeurIPS 2012\".")
+    venue: str | None = strawberry.field(
+        default=None, description='A venue exactly as `paperFacets` lists it, e.g. "NeurIPS 2012".'
+    )
 
 
 @strawberry.enum(name="PaperOrder")
@@ -82,8 +77,9 @@ class SuggestionType:
     id: strawberry.ID = strawberry.field(description="The concept's name key, the author's id or the paper's id.")
     label: str
     papers: int = strawberry.field(description="An author's or concept's papers; a paper's citations (0 if unknown).")
-    hint: str | None = strawberry.field(default=None, description="An author's places, venues, years and concepts: "
-                                                                  "what tells people of one name apart.")
+    hint: str | None = strawberry.field(
+        default=None, description="An author's places, venues, years and concepts: what tells people of one name apart."
+    )
 
 
 @strawberry.type(name="YearCount")
@@ -106,8 +102,9 @@ class PaperFacetsType:
 
 def paper_query(f: PaperFilterInput | None, order: "PaperOrderEnum" = None) -> PaperQuery:
     f = f or PaperFilterInput()
-    return PaperQuery(f.area, f.concept, f.author, f.text, f.year_from, f.year_to, f.venue,
-                      order.value if order is not None else "id")
+    return PaperQuery(
+        f.area, f.concept, f.author, f.text, f.year_from, f.year_to, f.venue, order.value if order is not None else "id"
+    )
 
 
 @strawberry.type
@@ -115,8 +112,14 @@ class Query:
     @strawberry.field
     async def stats(self, info: Info) -> StatsType:
         s = await info.context.call(info.context.service.stats)
-        return StatsType(papers=s.papers, authors=s.authors, concepts=s.concepts, research_areas=s.research_areas,
-                         coauthor_edges=s.coauthor_edges, shared_concept_edges=s.shared_concept_edges)
+        return StatsType(
+            papers=s.papers,
+            authors=s.authors,
+            concepts=s.concepts,
+            research_areas=s.research_areas,
+            coauthor_edges=s.coauthor_edges,
+            shared_concept_edges=s.shared_concept_edges,
+        )
 
     @strawberry.field
     async def paper(self, info: Info, id: strawberry.ID) -> PaperType | None:
@@ -125,12 +128,22 @@ class Query:
 
     @strawberry.field
     async def papers(
-        self, info: Info, filter: PaperFilterInput | None = None, first: int | None = 20, after: str | None = None,
+        self,
+        info: Info,
+        filter: PaperFilterInput | None = None,
+        first: int | None = 20,
+        after: str | None = None,
         order_by: PaperOrderEnum = PaperOrderEnum.ID,
     ) -> Connection[PaperType]:
         query, service = paper_query(filter, order_by), info.context.service
-        return await lazily_counted(info.context.call, partial(service.papers, query, count=False),
-                                    partial(service.count_papers, query), first, after, lambda p: PaperType(model=p))
+        return await lazily_counted(
+            info.context.call,
+            partial(service.papers, query, count=False),
+            partial(service.count_papers, query),
+            first,
+            after,
+            lambda p: PaperType(model=p),
+        )
 
     @strawberry.field(description="Counts per year and per venue of the papers a filter matches.")
     async def paper_facets(self, info: Info, filter: PaperFilterInput | None = None) -> PaperFacetsType:
@@ -140,10 +153,12 @@ class Query:
             venues=[VenueCountType(venue=v, papers=n) for v, n in facets.venues],
         )
 
-    @strawberry.field(description="One person: by `id`, or by a `name` only one person bears (case, accents and spacing "
-                                  "aside; an error lists the ids when several people bear it: see `people`).")
+    @strawberry.field(
+        description="One person: by `id`, or by a `name` only one person bears (case, accents and spacing "
+        "aside; an error lists the ids when several people bear it: see `people`)."
+    )
     async def author(self, info: Info, name: str | None = None, id: strawberry.ID | None = None) -> AuthorType | None:
-        ref = _author_ref(name, id)
+        ref = author_ref(name, id)
         if id is not None:  # an id is a key: read as it is, no name to resolve
             found = await info.context.loaders.author.load(ref)
             if found is None and (to := await info.context.call(info.context.service.merged_into, ref)) is not None:
@@ -155,12 +170,24 @@ class Query:
     @strawberry.field(description="Everyone who bears a name, most papers first, each with what tells them apart.")
     async def people(self, info: Info, name: str) -> list[PersonType]:
         found = await info.context.call(info.context.service.people, name)
-        return [PersonType(author=AuthorType(model=p.author), paper_count=p.papers, affiliations=list(p.affiliations),
-                           first_year=p.years[0] if p.years else None, last_year=p.years[1] if p.years else None,
-                           venues=list(p.venues), top_concepts=list(p.concepts), hint=p.describe()) for p in found]
+        return [
+            PersonType(
+                author=AuthorType(model=p.author),
+                paper_count=p.papers,
+                affiliations=list(p.affiliations),
+                first_year=p.years[0] if p.years else None,
+                last_year=p.years[1] if p.years else None,
+                venues=list(p.venues),
+                top_concepts=list(p.concepts),
+                hint=p.describe(),
+            )
+            for p in found
+        ]
 
     @strawberry.field(description="Most papers first.")
-    async def authors(self, info: Info, search: str | None = None, first: int | None = 20, after: str | None = None) -> Connection[AuthorType]:
+    async def authors(
+        self, info: Info, search: str | None = None, first: int | None = 20, after: str | None = None
+    ) -> Connection[AuthorType]:
         offset, limit = page_window(first, after, default=DEFAULT_FIRST)
         page = await info.context.call(info.context.service.authors, search, offset, limit)
         return connection(page.items, page.total, offset, lambda a: AuthorType(model=a))
@@ -171,27 +198,43 @@ class Query:
         return ConceptType(model=found) if found else None
 
     @strawberry.field(description="Most papers first.")
-    async def concepts(self, info: Info, search: str | None = None, first: int | None = 20, after: str | None = None) -> Connection[ConceptType]:
+    async def concepts(
+        self, info: Info, search: str | None = None, first: int | None = 20, after: str | None = None
+    ) -> Connection[ConceptType]:
         offset, limit = page_window(first, after, default=DEFAULT_FIRST)
         page = await info.context.call(info.context.service.concepts, search, offset, limit)
         return connection(page.items, page.total, offset, lambda c: ConceptType(model=c))
 
-    @strawberry.field(description="Concepts whose share of papers grew most from the window before to `since`..`until` "
-                                  "(default: the last two years known), within an area or a venue if given; counting only "
-                                  "venues with papers in both windows. Score: see `TrendingConcept.score`.")
-    async def trending_concepts(self, info: Info, since: int | None = None, until: int | None = None, area: str | None = None,
-                                venue: str | None = None, first: int | None = 20,
-                                min_papers: int = 3) -> list[TrendingConceptType]:
+    @strawberry.field(
+        description="Concepts whose share of papers grew most from the window before to `since`..`until` "
+        "(default: the last two years known), within an area or a venue if given; counting only "
+        "venues with papers in both windows. Score: see `TrendingConcept.score`."
+    )
+    async def trending_concepts(
+        self,
+        info: Info,
+        since: int | None = None,
+        until: int | None = None,
+        area: str | None = None,
+        venue: str | None = None,
+        first: int | None = 20,
+        min_papers: int = 3,
+    ) -> list[TrendingConceptType]:
         first, overview, call = check_first(first, 20), info.context.service.overview, info.context.call
-        report = await call(partial(overview.trending, since=since, until=until, area=area, venue=venue, first=first,
-                                    min_papers=max(min_papers, 1)))
+        report = await call(
+            partial(
+                overview.trending, since=since, until=until, area=area, venue=venue, first=first, min_papers=max(min_papers, 1)
+            )
+        )
         keys = [t.concept_key for t in report.trends]
         found = await info.context.loaders.concept.load_many(keys)
         lines = await info.context.loaders.concept_timeline.load_many(keys)
         return trending(report, {c.key: c for c in found if c}, dict(zip(keys, lines)))
 
-    @strawberry.field(description="The `first` concepts with most papers (at most 300), linked where papers share them, "
-                                  "in communities: the field at a glance.")
+    @strawberry.field(
+        description="The `first` concepts with most papers (at most 300), linked where papers share them, "
+        "in communities: the field at a glance."
+    )
     async def field_map(self, info: Info, first: int | None = 150) -> FieldMapType:
         first = check_first(first, 150, most=300)
         found = await info.context.call(info.context.service.overview.field_map, first)
@@ -213,17 +256,27 @@ class Query:
         hits = await info.context.call(info.context.service.search, query, first)
         return [SearchHitType(paper=PaperType(model=p), score=s) for p, s in hits]
 
-    @strawberry.field(description="Autocomplete for a search box: concepts, then authors, then papers, whose words start "
-                                  "with the words typed (concept aliases count, e.g. SAM); up to `first` of each kind, "
-                                  "most papers (for papers: citations) first.")
+    @strawberry.field(
+        description="Autocomplete for a search box: concepts, then authors, then papers, whose words start "
+        "with the words typed (concept aliases count, e.g. SAM); up to `first` of each kind, "
+        "most papers (for papers: citations) first."
+    )
     async def suggest(self, info: Info, prefix: str, first: int | None = 5) -> list[SuggestionType]:
         first = check_first(first, 5)
         found = await info.context.call(info.context.service.suggest, prefix, first)
         authors = [s.key for s in found if s.kind == "author"]
         asked = authors and any(f.name == "hint" for f in info.selected_fields[0].selections)
         hints = await info.context.call(info.context.service.person_hints, authors) if asked else {}
-        return [SuggestionType(kind=SuggestionKind(s.kind), id=strawberry.ID(s.key), label=s.label, papers=s.papers,
-                               hint=hints[s.key].describe() if s.key in hints else None) for s in found]
+        return [
+            SuggestionType(
+                kind=SuggestionKind(s.kind),
+                id=strawberry.ID(s.key),
+                label=s.label,
+                papers=s.papers,
+                hint=hints[s.key].describe() if s.key in hints else None,
+            )
+            for s in found
+        ]
 
     @strawberry.field(description="Shortest co-author path, endpoints included; null when there is none.")
     async def collaboration_path(

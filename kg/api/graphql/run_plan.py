@@ -11,41 +11,20 @@ API tests compare the two on every example operation.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from graphql import get_argument_values
 
 from kg import deadline
 from kg.api.graphql.pagination import check_first, encode_cursor, page_window
 from kg.api.graphql.plan import TYPENAME, Selection
+from kg.api.graphql.rows import LEAVES, CoauthorRow, Connection, Edge, Related, author_ref
+from kg.api.graphql.shape import shape_roots
 from kg.models import Page
 from kg.service import KGService, PaperQuery, concept_lookup_terms
 from kg.store.base import COAUTHORS_FIRST, RELATED_LIMIT
 
-__all__ = ["PlanRun", "RESOLVERS", "LEAVES", "SUPPORTED"]
-
-
-class Connection(NamedTuple):
-    items: list
-    offset: int
-    has_next: bool
-    count: Callable[[], int]
-
-
-class Edge(NamedTuple):
-    cursor: str
-    node: Any
-
-
-class Related(NamedTuple):
-    paper: Any
-    score: float
-    shared: list
-
-
-class CoauthorRow(NamedTuple):
-    author: Any
-    joint_papers: int
+__all__ = ["PlanRun", "RESOLVERS", "SUPPORTED"]
 
 
 class PlanRun:
@@ -62,8 +41,6 @@ class PlanRun:
         """In one query where the store compiles the whole tree (Neo4j), else level by level."""
         read_tree = getattr(self.reads, "read_tree", None)
         if read_tree is not None:
-            from kg.api.graphql.shape import shape_roots
-
             found = read_tree(roots, self)
             if found is not None:
                 return shape_roots(roots, *found)
@@ -73,8 +50,6 @@ class PlanRun:
         """In one query on the store's async reader, or None when it cannot take this operation. The
         ``author(name:)`` roots are resolved first through ``call`` (a worker thread): a name reads its block's
         profiles, which must not happen on the event loop the compiled query binds on."""
-        from kg.api.graphql.shape import shape_roots
-
         for s in roots:
             if (s.parent, s.name) == ("Query", "author") and (name := self.args(s).get("name")) is not None:
                 self._author_ids[name] = await call(self.service.author_id, name)
@@ -101,9 +76,7 @@ class PlanRun:
 
     def author_key(self, args: dict) -> str:
         """The person ``author(id:)`` or ``author(name:)`` asks for (the name resolved as the service resolves it)."""
-        from kg.api.graphql.queries import _author_ref
-
-        ref = _author_ref(args.get("name"), args.get("id"))
+        ref = author_ref(args.get("name"), args.get("id"))
         if args.get("id") is not None:  # an id is a key, read as it is
             return ref
         return self._author_ids[ref] if ref in self._author_ids else self.service.author_id(ref)
@@ -171,16 +144,26 @@ def _root_concept(run: PlanRun, parents, s, _):
 def _root_papers(run: PlanRun, parents, s, _):
     a, service = run.args(s), run.service
     f = a["filter"] or {}  # graphql-core gives input objects as dicts by schema name
-    query = PaperQuery(f.get("area"), f.get("concept"), f.get("author"), f.get("text"), f.get("yearFrom"), f.get("yearTo"),
-                       f.get("venue"), a["orderBy"].value)
-    page = _page(lambda o, n: service.papers(query, o, n, count=False), lambda: service.count_papers(query),
-                 a.get("first"), a.get("after"))
+    query = PaperQuery(
+        f.get("area"),
+        f.get("concept"),
+        f.get("author"),
+        f.get("text"),
+        f.get("yearFrom"),
+        f.get("yearTo"),
+        f.get("venue"),
+        a["orderBy"].value,
+    )
+    page = _page(
+        lambda o, n: service.papers(query, o, n, count=False), lambda: service.count_papers(query), a.get("first"), a.get("after")
+    )
     return [page] * len(parents)
 
 
 def _paper_list(name: str):
     def resolve(run: PlanRun, parents, _s, siblings):
         return run.lists("paper", [p.id for p in parents], name, siblings)
+
     return resolve
 
 
@@ -206,14 +189,27 @@ def _paper_related(run: PlanRun, parents, s, _):
     rows = [rs[:first] for rs in run.reads.related_papers([p.id for p in parents], RELATED_LIMIT)]
     papers = _found(run.reads.papers_by_ids, [r.paper_id for rs in rows for r in rs])
     concepts = _found(run.reads.concepts_by_keys, [k for rs in rows for r in rs for k in r.shared])
-    return [[Related(papers[r.paper_id], r.score, [concepts[k] for k in r.shared if concepts.get(k)])
-             for r in rs if papers.get(r.paper_id)] for rs in rows]
+    return [
+        [
+            Related(papers[r.paper_id], r.score, [concepts[k] for k in r.shared if concepts.get(k)])
+            for r in rs
+            if papers.get(r.paper_id)
+        ]
+        for rs in rows
+    ]
 
 
 def _concept_papers(run: PlanRun, parents, s, _):
     a, service = run.args(s), run.service
-    return [_page(lambda o, n, k=c.key: service.papers_with_concept_key(k, o, n, count=False),
-                  lambda k=c.key: service.count_papers_with_concept_key(k), a.get("first"), a.get("after")) for c in parents]
+    return [
+        _page(
+            lambda o, n, k=c.key: service.papers_with_concept_key(k, o, n, count=False),
+            lambda k=c.key: service.count_papers_with_concept_key(k),
+            a.get("first"),
+            a.get("after"),
+        )
+        for c in parents
+    ]
 
 
 def _concept_broader(run: PlanRun, parents, _s, _):
@@ -248,30 +244,6 @@ RESOLVERS: dict[tuple[str, str], Callable] = {
     ("PaperConnection", "pageInfo"): lambda _r, parents, _s, _: parents,
     ("PaperConnection", "totalCount"): lambda _r, parents, _s, _: [c.count() for c in parents],
     ("PaperEdge", "node"): lambda _r, parents, _s, _: [e.node for e in parents],
-}
-
-LEAVES: dict[tuple[str, str], Callable[[Any], Any]] = {
-    ("Paper", "id"): lambda p: p.id,
-    ("Paper", "title"): lambda p: p.title,
-    ("Paper", "label"): lambda p: p.label,
-    ("Paper", "abstract"): lambda p: p.abstract,
-    ("Paper", "venue"): lambda p: p.venue,
-    ("Paper", "citations"): lambda p: p.citations,
-    ("Paper", "year"): lambda p: p.year,
-    ("Paper", "authorsTruncated"): lambda p: p.authors_truncated,
-    ("Author", "id"): lambda a: a.key,
-    ("Author", "name"): lambda a: a.name,
-    ("Concept", "id"): lambda c: c.key,
-    ("Concept", "name"): lambda c: c.name,
-    ("Concept", "aliases"): lambda c: list(c.aliases),
-    ("ResearchArea", "id"): lambda r: r.path,
-    ("ResearchArea", "name"): lambda r: r.name,
-    ("ResearchArea", "path"): lambda r: r.path,
-    ("RelatedPaper", "score"): lambda r: r.score,
-    ("Coauthor", "jointPapers"): lambda r: r.joint_papers,
-    ("PaperEdge", "cursor"): lambda e: e.cursor,
-    ("PageInfo", "hasNextPage"): lambda c: c.has_next,
-    ("PageInfo", "endCursor"): lambda c: encode_cursor(c.offset + len(c.items) - 1) if c.items else None,
 }
 
 SUPPORTED = frozenset(RESOLVERS) | frozenset(LEAVES)

@@ -119,9 +119,16 @@ def build_schema(max_depth: int | None = None, *, settings: Settings | None = No
         query=Query,
         execution_context_class=PlannedExecution,
         extensions=[
-            *limit_extensions(max_depth=depth, max_cost=settings.max_cost, max_aliases=settings.max_aliases, max_tokens=settings.max_tokens,
-                              lengths=lengths),
-            lambda: MaskErrors(should_mask_error=_should_mask, error_message="Internal error: the request could not be completed."),
+            *limit_extensions(
+                max_depth=depth,
+                max_cost=settings.max_cost,
+                max_aliases=settings.max_aliases,
+                max_tokens=settings.max_tokens,
+                lengths=lengths,
+            ),
+            lambda: MaskErrors(
+                should_mask_error=_should_mask, error_message="Internal error: the request could not be completed."
+            ),
             lambda: ParserCache(maxsize=256),
             lambda: ValidationCache(maxsize=256),
         ],

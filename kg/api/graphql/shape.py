@@ -12,7 +12,7 @@ from typing import Any
 
 from kg.api.graphql.pagination import encode_cursor
 from kg.api.graphql.plan import TYPENAME, Selection
-from kg.api.graphql.run_plan import LEAVES, Connection, CoauthorRow, Related
+from kg.api.graphql.rows import LEAVES, CoauthorRow, Connection, Related
 
 __all__ = ["shape_roots"]
 
@@ -66,5 +66,7 @@ def _connection(s: Selection, value: dict, names: dict[int, str]) -> dict[str, A
 
 
 def _edge(s: Selection, cursor: str, item: dict, names: dict[int, str]) -> dict[str, Any]:
-    return {e.key: s.type_name if e.name == TYPENAME else cursor if e.name == "cursor" else _object("Paper", e.children, item, names)
-            for e in s.children}
+    return {
+        e.key: s.type_name if e.name == TYPENAME else cursor if e.name == "cursor" else _object("Paper", e.children, item, names)
+        for e in s.children
+    }

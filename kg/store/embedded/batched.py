@@ -36,8 +36,13 @@ class EmbeddedBatchedReads(GraphView):
         return [[self._author(m) for m, _ in self._byline(pid)] for pid in ids]
 
     def authorships_of_papers(self, ids):
-        return [[Authorship(pid, d["position"], d.get("name"), self._author(m), d.get("place"), d.get("source_id"))
-                 for m, d in self._byline(pid)] for pid in ids]
+        return [
+            [
+                Authorship(pid, d["position"], d.get("name"), self._author(m), d.get("place"), d.get("source_id"))
+                for m, d in self._byline(pid)
+            ]
+            for pid in ids
+        ]
 
     def references_of_papers(self, ids):
         out = []
@@ -112,18 +117,25 @@ class EmbeddedBatchedReads(GraphView):
         return out
 
     def paper_counts_of_authors(self, keys):
-        return [sum(1 for _ in self._out(node_id("author", k), "AUTHORED")) if node_id("author", k) in self.graph else 0 for k in keys]
+        return [
+            sum(1 for _ in self._out(node_id("author", k), "AUTHORED")) if node_id("author", k) in self.graph else 0 for k in keys
+        ]
 
     def coauthors_of(self, keys):
         out = []
         for key in keys:
             node = node_id("author", key)
-            rows = [Coauthor(self.graph.nodes[m]["key"], w) for m, w in self._coauthor_adjacency(node)] if node in self.graph else []
+            rows = (
+                [Coauthor(self.graph.nodes[m]["key"], w) for m, w in self._coauthor_adjacency(node)] if node in self.graph else []
+            )
             out.append(sorted(rows, key=lambda c: (-c.joint_papers, c.author_key)))
         return out
 
     def paper_counts_of_concepts(self, keys):
-        return [sum(1 for _ in self._in(node_id("concept", k), "MENTIONS")) if node_id("concept", k) in self.graph else 0 for k in keys]
+        return [
+            sum(1 for _ in self._in(node_id("concept", k), "MENTIONS")) if node_id("concept", k) in self.graph else 0
+            for k in keys
+        ]
 
     def related_concepts(self, keys, limit):
         # Each concept's ranking is an index over the graph, built the first time it is asked for.
@@ -140,7 +152,9 @@ class EmbeddedBatchedReads(GraphView):
         counts: Counter[str] = Counter()
         if node in self.graph:
             nodes = self.graph.nodes
-            mentions = heapq.nsmallest(RELATED_CONCEPTS_SAMPLE, self._in(node, "MENTIONS"), key=lambda pd: (-pd[1]["weight"], nodes[pd[0]]["id"]))
+            mentions = heapq.nsmallest(
+                RELATED_CONCEPTS_SAMPLE, self._in(node, "MENTIONS"), key=lambda pd: (-pd[1]["weight"], nodes[pd[0]]["id"])
+            )
             for paper, _ in mentions:
                 for other, _ in self._out(paper, "MENTIONS"):
                     if other != node:
@@ -155,7 +169,9 @@ class EmbeddedBatchedReads(GraphView):
         out = []
         for key in keys:
             node = node_id("author", key)
-            rows = [(self.graph.nodes[m], d["papers"]) for m, d in self._out(node, "AFFILIATED_WITH")] if node in self.graph else []
+            rows = (
+                [(self.graph.nodes[m], d["papers"]) for m, d in self._out(node, "AFFILIATED_WITH")] if node in self.graph else []
+            )
             rows.sort(key=lambda r: (-r[1], r[0]["key"]))
             out.append([(Institution(d["key"], d["name"]), n) for d, n in rows])
         return out
@@ -170,4 +186,3 @@ class EmbeddedBatchedReads(GraphView):
             areas = [node] + [m for m, _ in self._in(node, "SUBAREA_OF")]
             out.append(len({p for a in areas for p, _ in self._in(a, "IN_AREA")}))
         return out
-

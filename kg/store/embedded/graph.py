@@ -24,9 +24,50 @@ def node_id(kind: str, key: str) -> str:
 def apply_batch(g: nx.DiGraph, batch: GraphBatch) -> None:
     """Add one batch to the graph in place (MERGE semantics; co-author weights add up)."""
     for p in batch.papers:
-        g.add_node(node_id("paper", p.id), kind="paper", id=p.id, title=p.title, label=p.label, abstract=p.abstract,
-                   venue=p.venue, year=p.year, authors_truncated=p.authors_truncated, concept_norm=p.concept_norm,
-                   citations=p.citations, topic=p.topic)
+        g.add_node(
+            node_id("paper", p.id),
+            kind="paper",
+            id=p.id,
+            title=p.title,
+            label=p.label,
+            abstract=p.abstract,
+            venue=p.venue,
+            year=p.year,
+            authors_truncated=p.authors_truncated,
+            concept_norm=p.concept_norm,
+            citations=p.citations,
+            topic=p.topic,
+        )
+    _add_people_and_areas(g, batch)
+    _add_concepts(g, batch)
+    for narrow, broad in batch.broader:
+        g.add_edge(node_id("concept", narrow), node_id("concept", broad), type="BROADER")
+    _add_authorships(g, batch)
+    for pid, path in batch.in_area:
+        g.add_edge(node_id("paper", pid), node_id("area", path), type="IN_AREA")
+    for pid, key, weight in batch.mentions:
+        g.add_edge(node_id("paper", pid), node_id("concept", key), type="MENTIONS", weight=weight)
+    _add_counts(
+        g, "CO_AUTHORED", ((node_id("author", a), node_id("author", b), n) for (a, b), n in batch.coauthor_increments.items())
+    )
+    for (p, q), (score, concepts) in batch.shared.items():
+        g.add_edge(node_id("paper", p), node_id("paper", q), type="SHARES_CONCEPT", score=score, concepts=list(concepts))
+    known = g.graph.setdefault("author_ids", {})
+    for source_id, key in batch.author_ids.items():
+        known.setdefault(source_id, key)
+    for i in batch.institutions:
+        if node_id("institution", i.key) not in g:
+            g.add_node(node_id("institution", i.key), kind="institution", key=i.key, name=i.name)
+    _add_counts(
+        g, "AFFILIATED_WITH", ((node_id("author", a), node_id("institution", i), n) for (a, i), n in batch.affiliated.items())
+    )
+    _add_citations(g, batch)
+    if batch.correction is not None:
+        apply_correction(g, batch.correction)
+
+
+def _add_people_and_areas(g: nx.DiGraph, batch: GraphBatch) -> None:
+    """People (with their block and profile, once the people stage has run) and areas with their parents."""
     for a in [*batch.authors, *(batch.correction.people if batch.correction else ())]:
         node = node_id("author", a.key)
         if node not in g:
@@ -39,6 +80,10 @@ def apply_batch(g: nx.DiGraph, batch: GraphBatch) -> None:
             g.add_node(node, kind="area", path=area.path, name=area.name, parent=area.parent)
         if area.parent:
             g.add_edge(node, node_id("area", area.parent), type="SUBAREA_OF")
+
+
+def _add_concepts(g: nx.DiGraph, batch: GraphBatch) -> None:
+    """Concepts; one already stored gains the batch's aliases, and its broader chain if it had none."""
     for c in batch.concepts:
         node = node_id("concept", c.key)
         if node in g:
@@ -48,26 +93,6 @@ def apply_batch(g: nx.DiGraph, batch: GraphBatch) -> None:
             d["broader"] = d.get("broader") or c.broader
         else:
             g.add_node(node, kind="concept", key=c.key, name=c.name, aliases=sorted(c.aliases), broader=c.broader)
-    for narrow, broad in batch.broader:
-        g.add_edge(node_id("concept", narrow), node_id("concept", broad), type="BROADER")
-    _add_authorships(g, batch)
-    for pid, path in batch.in_area:
-        g.add_edge(node_id("paper", pid), node_id("area", path), type="IN_AREA")
-    for pid, key, weight in batch.mentions:
-        g.add_edge(node_id("paper", pid), node_id("concept", key), type="MENTIONS", weight=weight)
-    _add_counts(g, "CO_AUTHORED", ((node_id("author", a), node_id("author", b), n) for (a, b), n in batch.coauthor_increments.items()))
-    for (p, q), (score, concepts) in batch.shared.items():
-        g.add_edge(node_id("paper", p), node_id("paper", q), type="SHARES_CONCEPT", score=score, concepts=list(concepts))
-    known = g.graph.setdefault("author_ids", {})
-    for source_id, key in batch.author_ids.items():
-        known.setdefault(source_id, key)
-    for i in batch.institutions:
-        if node_id("institution", i.key) not in g:
-            g.add_node(node_id("institution", i.key), kind="institution", key=i.key, name=i.name)
-    _add_counts(g, "AFFILIATED_WITH", ((node_id("author", a), node_id("institution", i), n) for (a, i), n in batch.affiliated.items()))
-    _add_citations(g, batch)
-    if batch.correction is not None:
-        apply_correction(g, batch.correction)
 
 
 def _add_authorships(g: nx.DiGraph, batch: GraphBatch) -> None:
@@ -77,7 +102,8 @@ def _add_authorships(g: nx.DiGraph, batch: GraphBatch) -> None:
         g.add_edge(node_id("author", key), node_id("paper", pid), type="AUTHORED", position=position)
         if note:
             g.edges[node_id("author", key), node_id("paper", pid)].update(
-                (k, v) for k, v in zip(("name", "why", "place", "source_id"), note) if v is not None or k in ("name", "why"))
+                (k, v) for k, v in zip(("name", "why", "place", "source_id"), note) if v is not None or k in ("name", "why")
+            )
 
 
 def _add_citations(g: nx.DiGraph, batch: GraphBatch) -> None:
@@ -130,7 +156,17 @@ def _add_counts(g: nx.DiGraph, etype: str, increments) -> None:
 
 def adds_anything(g: nx.DiGraph, batch: GraphBatch) -> bool:
     """Whether applying the batch would change the graph (a re-run of an ingest adds nothing)."""
-    if batch.correction is not None or batch.cites or batch.papers or batch.authored or batch.mentions or batch.coauthor_increments or batch.shared or batch.affiliated or batch.author_ids:
+    if (
+        batch.correction is not None
+        or batch.cites
+        or batch.papers
+        or batch.authored
+        or batch.mentions
+        or batch.coauthor_increments
+        or batch.shared
+        or batch.affiliated
+        or batch.author_ids
+    ):
         return True
     if any(node_id("area", a.path) not in g for a in batch.areas):
         return True
@@ -160,8 +196,17 @@ class GraphView:
 
     def _paper(self, node: str) -> Paper:
         d = self.graph.nodes[node]
-        return Paper(d["id"], d.get("title"), d["label"], d["abstract"], d.get("venue"), d.get("year"),
-                     d.get("authors_truncated", False), d.get("concept_norm", 0.0), d.get("citations"))
+        return Paper(
+            d["id"],
+            d.get("title"),
+            d["label"],
+            d["abstract"],
+            d.get("venue"),
+            d.get("year"),
+            d.get("authors_truncated", False),
+            d.get("concept_norm", 0.0),
+            d.get("citations"),
+        )
 
     def _author(self, node: str) -> Author:
         d = self.graph.nodes[node]
@@ -178,4 +223,3 @@ class GraphView:
     def _get(self, kind: str, keys: Sequence[str], make) -> list:
         g = self.graph
         return [make(node_id(kind, k)) if node_id(kind, k) in g else None for k in keys]
-

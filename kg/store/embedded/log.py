@@ -47,8 +47,10 @@ STALE_SECONDS = 3600  # a temporary or unnamed batch file this old is what a kil
 def batch_to_json(batch: GraphBatch) -> dict:
     """A batch as plain JSON rows (positional, to keep files and load time small)."""
     return {
-        "papers": [[p.id, p.title, p.label, p.abstract, p.venue, p.year, p.authors_truncated, p.concept_norm, p.citations, p.topic]
-                   for p in batch.papers],
+        "papers": [
+            [p.id, p.title, p.label, p.abstract, p.venue, p.year, p.authors_truncated, p.concept_norm, p.citations, p.topic]
+            for p in batch.papers
+        ],
         "authors": [[a.key, a.name, a.block, a.profile] if a.block else [a.key, a.name] for a in batch.authors],
         "areas": [[a.path, a.name, a.parent] for a in batch.areas],
         "concepts": [[c.key, c.name, list(c.aliases), c.broader] for c in batch.concepts],
@@ -94,8 +96,18 @@ def _batch_from_snapshot(obj: dict) -> GraphBatch:
     for n in nodes.values():
         kind = n["kind"]
         if kind == "paper":
-            batch.papers.append(Paper(n["id"], n.get("title"), n["label"], n["abstract"], n.get("venue"), n.get("year"),
-                                      n.get("authors_truncated", False), n.get("concept_norm", 0.0)))
+            batch.papers.append(
+                Paper(
+                    n["id"],
+                    n.get("title"),
+                    n["label"],
+                    n["abstract"],
+                    n.get("venue"),
+                    n.get("year"),
+                    n.get("authors_truncated", False),
+                    n.get("concept_norm", 0.0),
+                )
+            )
         elif kind == "author":
             batch.authors.append(Author(n["key"], n["name"]))
         elif kind == "area":
@@ -248,7 +260,9 @@ class GraphLog:
             obj = self._read_manifest()
             if self._names_in(obj) != expected:
                 (self.folder / name).unlink(missing_ok=True)
-                raise StoreError(f"{self.data_dir} changed while this ingest ran (another ingest?); nothing was written, run it again")
+                raise StoreError(
+                    f"{self.data_dir} changed while this ingest ran (another ingest?); nothing was written, run it again"
+                )
             obj["batches"] = [n for n in (*expected, name) if n != SNAPSHOT_V1]
             self._write_atomically(self.manifest, json.dumps(obj, indent=0).encode("utf-8"))  # the commit
         names = [*expected, name]

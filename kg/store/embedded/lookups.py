@@ -24,7 +24,9 @@ class Lookups(GraphView):
         def count() -> Stats:
             kinds = Counter(d["kind"] for _, d in self.graph.nodes(data=True))
             types = Counter(d["type"] for _, _, d in self.graph.edges(data=True))
-            return Stats(kinds["paper"], kinds["author"], kinds["concept"], kinds["area"], types["CO_AUTHORED"], types["SHARES_CONCEPT"])
+            return Stats(
+                kinds["paper"], kinds["author"], kinds["concept"], kinds["area"], types["CO_AUTHORED"], types["SHARES_CONCEPT"]
+            )
 
         return self._cached("stats", count)
 
@@ -90,7 +92,9 @@ class Lookups(GraphView):
 
     def _papers_in_order(self, order: str) -> list[str]:
         """Every paper node in one of the orders, sorted once per graph version."""
-        return self._cached(f"papers_by_{order}", lambda: sorted((n for n, _ in self._nodes("paper")), key=self._order_key(order)))
+        return self._cached(
+            f"papers_by_{order}", lambda: sorted((n for n, _ in self._nodes("paper")), key=self._order_key(order))
+        )
 
     def _order_key(self, order: str):
         nodes = self.graph.nodes
@@ -144,7 +148,12 @@ class Lookups(GraphView):
         needle = " ".join(search.lower().split()) if search else None
 
         def hit(d) -> bool:
-            return needle is None or needle in d["name"].lower() or needle in d["key"] or any(needle in a.lower() for a in d["aliases"])
+            return (
+                needle is None
+                or needle in d["name"].lower()
+                or needle in d["key"]
+                or any(needle in a.lower() for a in d["aliases"])
+            )
 
         found = [(n, d) for n, d in self._nodes("concept") if hit(d)]
         counts = self._paper_counts("concept", "MENTIONS")
@@ -167,7 +176,9 @@ class Lookups(GraphView):
         return sorted((self._area(n) for n, d in self._nodes("area") if not d.get("parent")), key=lambda a: a.path)
 
     def search(self, query: str, limit: int) -> list[tuple[str, float]]:
-        index = self._cached("bm25", lambda: BM25Index({d["id"]: f"{d.get('title') or ''} {d['abstract']}" for _, d in self._nodes("paper")}))
+        index = self._cached(
+            "bm25", lambda: BM25Index({d["id"]: f"{d.get('title') or ''} {d['abstract']}" for _, d in self._nodes("paper")})
+        )
         return index.search(query, limit)
 
     def _suggest_index(self) -> dict[str, PrefixIndex]:
@@ -177,9 +188,13 @@ class Lookups(GraphView):
             authors = self._paper_counts("author", "AUTHORED")
             concepts = self._paper_counts("concept", "MENTIONS")
             return {
-                "concept": PrefixIndex((d["key"], d["name"], [d["name"], *d["aliases"]], concepts[n]) for n, d in self._nodes("concept")),
+                "concept": PrefixIndex(
+                    (d["key"], d["name"], [d["name"], *d["aliases"]], concepts[n]) for n, d in self._nodes("concept")
+                ),
                 "author": PrefixIndex((d["key"], d["name"], [d["name"]], authors[n]) for n, d in self._nodes("author")),
-                "paper": PrefixIndex((d["id"], d["label"], [d["label"]], d.get("citations") or 0) for n, d in self._nodes("paper")),
+                "paper": PrefixIndex(
+                    (d["id"], d["label"], [d["label"]], d.get("citations") or 0) for n, d in self._nodes("paper")
+                ),
             }
 
         return self._cached("suggest", build)
@@ -204,7 +219,9 @@ class Lookups(GraphView):
 
         def build() -> nx.Graph:
             co = nx.Graph()
-            co.add_edges_from((u, v, {"papers": d["papers"]}) for u, v, d in self.graph.edges(data=True) if d["type"] == "CO_AUTHORED")
+            co.add_edges_from(
+                (u, v, {"papers": d["papers"]}) for u, v, d in self.graph.edges(data=True) if d["type"] == "CO_AUTHORED"
+            )
             return co
 
         return self._cached("coauthors", build)
@@ -236,4 +253,3 @@ class Lookups(GraphView):
         if path is None:
             return None
         return [self._author(n) for n in path]
-

@@ -116,7 +116,7 @@ class EmbeddedStore(Lookups, YearReads, EmbeddedBatchedReads, Store):
         names, checkpoint = self.log.state()  # one read: the two always agree
         fresh = self._graph is None or names[: len(self._names)] != self._names
         graph = nx.DiGraph() if fresh else self._graph
-        todo = names if fresh else names[len(self._names):]
+        todo = names if fresh else names[len(self._names) :]
         # Loading makes millions of long-lived objects: the cyclic GC would scan them again and again.
         enabled = gc.isenabled()
         gc.disable()
@@ -124,7 +124,7 @@ class EmbeddedStore(Lookups, YearReads, EmbeddedBatchedReads, Store):
             if fresh:
                 self._graph, self._names = None, []
                 if checkpoint is not None and checkpoint[1] <= len(names):
-                    graph, todo = self.log.read_checkpoint(checkpoint[0]), names[checkpoint[1]:]
+                    graph, todo = self.log.read_checkpoint(checkpoint[0]), names[checkpoint[1] :]
             for name in todo:
                 apply_batch(graph, self.log.read(name))
         finally:
@@ -219,7 +219,9 @@ class EmbeddedStore(Lookups, YearReads, EmbeddedBatchedReads, Store):
         expected = list(self._names)
         g = self._current(force=True)  # catches up with the log: what it read is in self._names
         if self._names != expected:
-            raise StoreError(f"{self.data_dir} changed while this ingest ran (another ingest?); nothing was written, run it again")
+            raise StoreError(
+                f"{self.data_dir} changed while this ingest ran (another ingest?); nothing was written, run it again"
+            )
         if not adds_anything(g, batch):
             return
         self._names, checkpoint = self.log.append(batch, expected)

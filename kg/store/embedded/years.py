@@ -12,8 +12,12 @@ from kg.store.embedded.graph import GraphView, node_id
 __all__ = ["YearReads"]
 
 # (histogram name, edge type, counted at the edge's source or target)
-_DEGREES = (("papers_per_author", "AUTHORED", 0), ("authors_per_paper", "AUTHORED", 1),
-            ("concepts_per_paper", "MENTIONS", 0), ("references_per_paper", "CITES", 0))
+_DEGREES = (
+    ("papers_per_author", "AUTHORED", 0),
+    ("authors_per_paper", "AUTHORED", 1),
+    ("concepts_per_paper", "MENTIONS", 0),
+    ("references_per_paper", "CITES", 0),
+)
 
 
 class YearReads(GraphView):

@@ -44,8 +44,9 @@ class AsyncTreeReads:
             raise StoreUnavailable("Neo4j is unreachable (the last attempt failed moments ago)")
         self.store.queries_run += 1
         with self.store._driver_errors("Neo4j query failed"):  # as the sync reads: an unreachable server fails fast after
-            async with self.driver.session(database=self.store.database, default_access_mode=neo4j.READ_ACCESS,
-                                           fetch_size=-1) as session:
+            async with self.driver.session(
+                database=self.store.database, default_access_mode=neo4j.READ_ACCESS, fetch_size=-1
+            ) as session:
                 result = await session.run(timed(query), params)
                 return [record async for record in result]
 

@@ -23,6 +23,7 @@ def timed(cypher: str) -> neo4j.Query | str:
     left = deadline.remaining()
     return neo4j.Query(cypher, timeout=left) if left is not None else cypher
 
+
 AUTHORSHIPS_OF_AUTHORS = """UNWIND $keys AS key MATCH (:Author {key: key})-[r:AUTHORED]->(p:Paper)
 RETURN key, p.id AS paper, r.name AS name, r.why AS why"""
 REFERENCES_OF_PAPERS = """UNWIND $ids AS id MATCH (p:Paper {id: id})-[c:CITES]->(k:Ref)
@@ -69,12 +70,19 @@ class Neo4jBatchedReads:
         return self._grouped(cypher.AUTHORS_OF_PAPERS, "ids", ids, "id", cypher.author_of)
 
     def authorships_of_papers(self, ids):
-        return self._grouped(AUTHORSHIPS_OF_PAPERS, "ids", ids, "id", lambda r: Authorship(
-            r["id"], r["position"], r["written"], cypher.author_of(r), r["place"], r["source_id"]))
+        return self._grouped(
+            AUTHORSHIPS_OF_PAPERS,
+            "ids",
+            ids,
+            "id",
+            lambda r: Authorship(r["id"], r["position"], r["written"], cypher.author_of(r), r["place"], r["source_id"]),
+        )
 
     def references_of_papers(self, ids):
-        return [references_from(rows) for rows in self._grouped(REFERENCES_OF_PAPERS, "ids", ids, "id",
-                                                                 lambda r: (r["n"], r["key"], r["paper"]))]
+        return [
+            references_from(rows)
+            for rows in self._grouped(REFERENCES_OF_PAPERS, "ids", ids, "id", lambda r: (r["n"], r["key"], r["paper"]))
+        ]
 
     def citing_papers(self, ids):
         return self._grouped(CITING_PAPERS, "ids", ids, "id", lambda r: r["paper"])
@@ -94,8 +102,11 @@ class Neo4jBatchedReads:
 
     def lists_of(self, kind, keys, names):
         make = {
-            ("paper", "authors"): cypher.author_of, ("paper", "areas"): cypher.area_of, ("paper", "concepts"): cypher.concept_of,
-            ("author", "papers"): cypher.paper_of, ("author", "coauthors"): lambda d: Coauthor(d["key"], d["papers"]),
+            ("paper", "authors"): cypher.author_of,
+            ("paper", "areas"): cypher.area_of,
+            ("paper", "concepts"): cypher.concept_of,
+            ("author", "papers"): cypher.paper_of,
+            ("author", "coauthors"): lambda d: Coauthor(d["key"], d["papers"]),
         }
         unknown = sorted(n for n in names if (kind, n) not in make)
         if unknown:
@@ -122,8 +133,12 @@ class Neo4jBatchedReads:
         return [counts.get(k, 0) for k in keys]
 
     def related_concepts(self, keys, limit):
-        rows = {r["k"]: r["rows"] for r in self._read(cypher.RELATED_CONCEPTS, keys=list(dict.fromkeys(keys)), limit=limit,
-                                                      sample=RELATED_CONCEPTS_SAMPLE)}
+        rows = {
+            r["k"]: r["rows"]
+            for r in self._read(
+                cypher.RELATED_CONCEPTS, keys=list(dict.fromkeys(keys)), limit=limit, sample=RELATED_CONCEPTS_SAMPLE
+            )
+        }
         return [[RelatedConcept(x["key"], x["n"]) for x in rows.get(k, [])] for k in keys]
 
     def read_tree(self, roots, bind) -> tuple[dict, dict] | None:
@@ -139,7 +154,9 @@ class Neo4jBatchedReads:
         return self._grouped(cypher.CHILDREN_OF_AREAS, "paths", paths, "k", lambda r: cypher.area_of(r["r"]))
 
     def institutions_of_authors(self, keys):
-        return self._grouped(cypher.INSTITUTIONS_OF_AUTHORS, "keys", keys, "k", lambda r: (Institution(r["key"], r["name"]), r["papers"]))
+        return self._grouped(
+            cypher.INSTITUTIONS_OF_AUTHORS, "keys", keys, "k", lambda r: (Institution(r["key"], r["name"]), r["papers"])
+        )
 
     def paper_counts_of_areas(self, paths):
         counts = {r["k"]: r["n"] for r in self._read(cypher.PAPER_COUNTS_OF_AREAS, paths=list(dict.fromkeys(paths)))}

@@ -36,7 +36,10 @@ _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 _LAUNCHER_SRC = Path(__file__).resolve().parent / "launcher"
 # The module opens Neo4j's own neo4j.conf asks for on Java 17.
 _JVM_FLAGS = [
-    "-Xms256m", "-Xmx2g", "-XX:+UseG1GC", "-XX:-OmitStackTraceInFastThrow",
+    "-Xms256m",
+    "-Xmx2g",
+    "-XX:+UseG1GC",
+    "-XX:-OmitStackTraceInFastThrow",
     "--add-opens=java.base/java.nio=ALL-UNNAMED",
     "--add-opens=java.base/java.io=ALL-UNNAMED",
     "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
@@ -50,8 +53,10 @@ _JVM_FLAGS = [
 def _need(tool: str, why: str) -> str:
     path = shutil.which(tool)
     if path is None:
-        raise ServerError(f"`{tool}` is not installed, and it is needed to {why}. Install a JDK 17 and Maven "
-                          "(Debian: apt-get install openjdk-17-jdk-headless maven), or use docker-compose.yml.")
+        raise ServerError(
+            f"`{tool}` is not installed, and it is needed to {why}. Install a JDK 17 and Maven "
+            "(Debian: apt-get install openjdk-17-jdk-headless maven), or use docker-compose.yml."
+        )
     return path
 
 
@@ -122,9 +127,20 @@ class LocalNeo4j:
             return password
         say("setting the Neo4j password (kept in the data folder, mode 0600)")
         result = subprocess.run(
-            [java, *_JVM_FLAGS, "-cp", classpath, "kg.Neo4jServer", "--data", str(self.data_dir.resolve() / "db"),
-             "--set-password-file", str(self.password_file.resolve())],
-            capture_output=True, text=True, stdin=subprocess.DEVNULL,
+            [
+                java,
+                *_JVM_FLAGS,
+                "-cp",
+                classpath,
+                "kg.Neo4jServer",
+                "--data",
+                str(self.data_dir.resolve() / "db"),
+                "--set-password-file",
+                str(self.password_file.resolve()),
+            ],
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
         )
         if result.returncode != 0:
             tail = (result.stdout + result.stderr).strip().splitlines()[-20:]
@@ -142,9 +158,18 @@ class LocalNeo4j:
             say(f"fetching Neo4j {NEO4J_VERSION} jars with Maven into {lib} (once; about 130 MB)")
             for attempt in range(1, tries + 1):
                 result = subprocess.run(
-                    [mvn, "-B", "-q", "-f", str(_LAUNCHER_SRC / "pom.xml"), f"-Dneo4j.version={NEO4J_VERSION}",
-                     "dependency:copy-dependencies", f"-DoutputDirectory={lib}"],
-                    capture_output=True, text=True,
+                    [
+                        mvn,
+                        "-B",
+                        "-q",
+                        "-f",
+                        str(_LAUNCHER_SRC / "pom.xml"),
+                        f"-Dneo4j.version={NEO4J_VERSION}",
+                        "dependency:copy-dependencies",
+                        f"-DoutputDirectory={lib}",
+                    ],
+                    capture_output=True,
+                    text=True,
                 )
                 if result.returncode == 0:
                     break
@@ -200,8 +225,17 @@ class LocalNeo4j:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         classpath = f"{self.cache_dir / 'classes'}{os.pathsep}{lib}/*"
         password = self._ensure_password(java, classpath, say)
-        cmd = [java, *_JVM_FLAGS, "-cp", classpath, "kg.Neo4jServer",
-               "--port", str(self.port), "--data", str(self.data_dir.resolve() / "db")]
+        cmd = [
+            java,
+            *_JVM_FLAGS,
+            "-cp",
+            classpath,
+            "kg.Neo4jServer",
+            "--port",
+            str(self.port),
+            "--data",
+            str(self.data_dir.resolve() / "db"),
+        ]
         with self.log_file.open("ab") as log:
             proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
         self.pid_file.write_text(f"{proc.pid} {self.port}\n")
@@ -225,7 +259,9 @@ class LocalNeo4j:
         from neo4j.exceptions import Neo4jError, ServiceUnavailable
 
         try:
-            with GraphDatabase.driver(self.uri, auth=(USERNAME, password), connection_timeout=2, notifications_min_severity="OFF") as driver:
+            with GraphDatabase.driver(
+                self.uri, auth=(USERNAME, password), connection_timeout=2, notifications_min_severity="OFF"
+            ) as driver:
                 driver.verify_connectivity()
                 driver.execute_query("RETURN 1")
             return True
@@ -238,7 +274,11 @@ class LocalNeo4j:
         if pid is None:
             self.pid_file.unlink(missing_ok=True)
             others = [s for s in running_servers(self.registry) if s[2] != self.data_dir.resolve()]
-            hint = "; running elsewhere: " + ", ".join(f"port {p} (data {d}; stop it with --data {d})" for _, p, d in others) if others else ""
+            hint = (
+                "; running elsewhere: " + ", ".join(f"port {p} (data {d}; stop it with --data {d})" for _, p, d in others)
+                if others
+                else ""
+            )
             say(f"Neo4j is not running on data folder {self.data_dir}{hint}")
             return False
         os.kill(pid, signal.SIGTERM)

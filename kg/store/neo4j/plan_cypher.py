@@ -120,8 +120,10 @@ def _related(q: _Query, s, n: str) -> str:
         elif c.name == "sharedConcepts" and _key_only(c):
             parts.append(f"{q.key(c)}: [{y} IN {r}.concepts | {{_: {{key: {y}}}}}]")
         elif c.name == "sharedConcepts":
-            shared = (f"COLLECT {{ UNWIND range(0, size({r}.concepts) - 1) AS {i} MATCH ({y}:Concept {{key: {r}.concepts[{i}]}}) "
-                      f"WITH {y}, {i} ORDER BY {i} RETURN {q.obj('Concept', y, c.children)} }}")
+            shared = (
+                f"COLLECT {{ UNWIND range(0, size({r}.concepts) - 1) AS {i} MATCH ({y}:Concept {{key: {r}.concepts[{i}]}}) "
+                f"WITH {y}, {i} ORDER BY {i} RETURN {q.obj('Concept', y, c.children)} }}"
+            )
             parts.append(f"{q.key(c)}: {shared}")
     match = ORDERED_LISTS["Paper", "related"].format(n=n, x=x, r=r)
     return f"COLLECT {{ {match} LIMIT {q.param(first)} RETURN {{{', '.join(parts)}}} }}"
@@ -130,7 +132,9 @@ def _related(q: _Query, s, n: str) -> str:
 def _coauthors(q: _Query, s, n: str) -> str:
     first = q.bind.first(s, COAUTHORS_FIRST)
     x, r = q.var(), q.var()
-    parts = [f"_: {{jointPapers: {r}.papers}}"] + [f"{q.key(c)}: {q.obj('Author', x, c.children)}" for c in s.children if c.name == "author"]
+    parts = [f"_: {{jointPapers: {r}.papers}}"] + [
+        f"{q.key(c)}: {q.obj('Author', x, c.children)}" for c in s.children if c.name == "author"
+    ]
     match = ORDERED_LISTS["Author", "coauthors"].format(n=n, x=x, r=r)
     return f"COLLECT {{ {match} LIMIT {q.param(first)} RETURN {{{', '.join(parts)}}} }}"
 
@@ -152,8 +156,10 @@ def _page(q: _Query, s, match: str, x: str) -> str:
     offset, limit = q.bind.window(s)
     children = _node_selections(s.children)
     o, n = q.param(offset), q.param(limit)
-    parts = [f"_: {{offset: {o}, limit: {n}}}",
-             f"items: COLLECT {{ {match} SKIP {o} LIMIT {n} + 1 RETURN {q.obj('Paper', x, children)} }}"]
+    parts = [
+        f"_: {{offset: {o}, limit: {n}}}",
+        f"items: COLLECT {{ {match} SKIP {o} LIMIT {n} + 1 RETURN {q.obj('Paper', x, children)} }}",
+    ]
     if any(c.name == "totalCount" for c in s.children):
         parts.append(f"total: COUNT {{ {match} RETURN {x} }}")
     return "{" + ", ".join(parts) + "}"
@@ -169,14 +175,19 @@ def _root_papers(q: _Query, s, _n: str) -> str:
     if any(v is not None for v in (a.get("filter") or {}).values()):
         raise Unsupported("paper filters")
     x = q.var()
-    return _page(q, s, f"MATCH ({x}:Paper) WHERE {x}.id IS NOT NULL WITH {x} ORDER BY {PAPER_ORDERS[a['orderBy'].value].format(x=x)}", x)
+    return _page(
+        q, s, f"MATCH ({x}:Paper) WHERE {x}.id IS NOT NULL WITH {x} ORDER BY {PAPER_ORDERS[a['orderBy'].value].format(x=x)}", x
+    )
 
 
 def _root_node(label: str, key: str, value: Callable[[_Query, dict], Any]):
     def build(q: _Query, s, _n: str) -> str:
         x = q.var()
-        return (f"COLLECT {{ MATCH ({x}:{label} {{{key}: {q.param(value(q, q.args(s)))}}}) "
-                f"RETURN {q.obj(s.type_name, x, s.children)} }}[0]")
+        return (
+            f"COLLECT {{ MATCH ({x}:{label} {{{key}: {q.param(value(q, q.args(s)))}}}) "
+            f"RETURN {q.obj(s.type_name, x, s.children)} }}[0]"
+        )
+
     return build
 
 
@@ -184,16 +195,20 @@ def _root_author(q: _Query, s, _n: str) -> str:
     """The person an id names, or the one an id merged away now means (``kg authors merge``)."""
     x, alias = q.var(), q.var()
     key = q.param(q.bind.author_key(q.args(s)))
-    return (f"COLLECT {{ OPTIONAL MATCH ({alias}:AuthorAlias {{key: {key}}}) MATCH ({x}:Author {{key: coalesce({alias}.to, {key})}}) "
-            f"RETURN {q.obj(s.type_name, x, s.children)} }}[0]")
+    return (
+        f"COLLECT {{ OPTIONAL MATCH ({alias}:AuthorAlias {{key: {key}}}) MATCH ({x}:Author {{key: coalesce({alias}.to, {key})}}) "
+        f"RETURN {q.obj(s.type_name, x, s.children)} }}[0]"
+    )
 
 
 def _root_concept(q: _Query, s, _n: str) -> str:
     """The first stored concept of the name's candidate keys, in their order (one query when the name spells a key)."""
     x, i = q.var(), q.var()
     keys = q.param(q.bind.concept_keys(q.args(s)["name"]))
-    return (f"COLLECT {{ UNWIND range(0, size({keys}) - 1) AS {i} MATCH ({x}:Concept {{key: {keys}[{i}]}}) "
-            f"WITH {x}, {i} ORDER BY {i} LIMIT 1 RETURN {q.obj(s.type_name, x, s.children)} }}[0]")
+    return (
+        f"COLLECT {{ UNWIND range(0, size({keys}) - 1) AS {i} MATCH ({x}:Concept {{key: {keys}[{i}]}}) "
+        f"WITH {x}, {i} ORDER BY {i} LIMIT 1 RETURN {q.obj(s.type_name, x, s.children)} }}[0]"
+    )
 
 
 _FIELDS: dict[tuple[str, str], Callable[[_Query, Any, str], str]] = {

@@ -21,10 +21,20 @@ def paper_map(*leave_out: str) -> str:
 
 PAPER_MAP: LiteralString = paper_map()  # type: ignore[assignment]
 
+
 # -- rows back to models ------------------------------------------------------------------
 def paper_of(d: dict) -> Paper:
-    return Paper(d["id"], d.get("title"), d["label"], d["abstract"], d.get("venue"), d.get("year"),
-                 bool(d.get("authors_truncated")), d.get("concept_norm") or 0.0, d.get("citations"))
+    return Paper(
+        d["id"],
+        d.get("title"),
+        d["label"],
+        d["abstract"],
+        d.get("venue"),
+        d.get("year"),
+        bool(d.get("authors_truncated")),
+        d.get("concept_norm") or 0.0,
+        d.get("citations"),
+    )
 
 
 def author_of(d) -> Author:
@@ -41,7 +51,9 @@ def area_of(d: dict) -> ResearchArea:
 
 # -- migrations ----------------------------------------------------------------------------
 APPLIED_MIGRATIONS: LiteralString = "MATCH (m:KgMigration) RETURN m.version AS version, m.name AS name, m.checksum AS checksum"
-RECORD_MIGRATION: LiteralString = "MERGE (x:KgMigration {version: $version}) SET x.name = $name, x.checksum = $checksum, x.applied_at = datetime()"
+RECORD_MIGRATION: LiteralString = (
+    "MERGE (x:KgMigration {version: $version}) SET x.name = $name, x.checksum = $checksum, x.applied_at = datetime()"
+)
 AWAIT_INDEXES: LiteralString = "CALL db.awaitIndexes(300)"
 
 
@@ -55,15 +67,21 @@ CALL () { MATCH ()-[r:CO_AUTHORED]->() RETURN count(r) AS coauthors }
 CALL () { MATCH ()-[r:SHARES_CONCEPT]->() RETURN count(r) AS shared }
 RETURN papers, authors, concepts, areas, coauthors, shared
 """
-AUTHOR_KEYS_OF_IDS: LiteralString = "UNWIND $ids AS id MATCH (:AuthorId {id: id})-[:IDENTIFIES]->(a:Author) RETURN id, a.key AS key"
-PEOPLE_IN_BLOCKS: LiteralString = "MATCH (a:Author) WHERE a.block IN $blocks RETURN a.key AS key, a.name AS name, a.block AS block, a.profile AS profile"
+AUTHOR_KEYS_OF_IDS: LiteralString = (
+    "UNWIND $ids AS id MATCH (:AuthorId {id: id})-[:IDENTIFIES]->(a:Author) RETURN id, a.key AS key"
+)
+PEOPLE_IN_BLOCKS: LiteralString = (
+    "MATCH (a:Author) WHERE a.block IN $blocks RETURN a.key AS key, a.name AS name, a.block AS block, a.profile AS profile"
+)
 EXISTING_PAPERS: LiteralString = "UNWIND $ids AS id MATCH (p:Paper {id: id}) RETURN p.id AS id"
 PAPERS_WITH_CONCEPTS: LiteralString = """
 UNWIND $keys AS k
 MATCH (c:Concept {key: k})<-[m:MENTIONS]-(p:Paper)
 RETURN k AS key, collect([p.id, m.weight, coalesce(p.concept_norm, 0.0)]) AS papers
 """
-TOPICS_OF_PAPERS: LiteralString = "UNWIND $ids AS id MATCH (p:Paper {id: id}) WHERE p.topic <> '' RETURN p.id AS id, p.topic AS topic"
+TOPICS_OF_PAPERS: LiteralString = (
+    "UNWIND $ids AS id MATCH (p:Paper {id: id}) WHERE p.topic <> '' RETURN p.id AS id, p.topic AS topic"
+)
 RESOLVE_CONCEPT: LiteralString = """
 MATCH (c:Concept)
 WHERE toLower(c.name) IN $names OR any(a IN coalesce(c.aliases, []) WHERE toLower(a) IN $names)
@@ -86,11 +104,14 @@ WHERE $needle IS NULL OR toLower(c.name) CONTAINS $needle OR c.key CONTAINS $nee
    OR any(a IN coalesce(c.aliases, []) WHERE toLower(a) CONTAINS $needle)
 """
 FIND_CONCEPTS_COUNT: LiteralString = _CONCEPT_MATCH + "RETURN count(c) AS n"
-FIND_CONCEPTS: LiteralString = _CONCEPT_MATCH + """
+FIND_CONCEPTS: LiteralString = (
+    _CONCEPT_MATCH
+    + """
 WITH c, COUNT { (c)<-[:MENTIONS]-(:Paper) } AS n
 ORDER BY n DESC, c.key SKIP $offset LIMIT $limit
 RETURN c {.key, .name, .aliases, .broader} AS c
 """
+)
 TOP_AREAS: LiteralString = "MATCH (r:ResearchArea) WHERE r.parent IS NULL RETURN r {.path, .name, .parent} AS r ORDER BY r.path"
 # Ranked here, not in Python: only `limit` rows per kind cross the wire (prefix matches all score alike in
 # Lucene, so every candidate is counted). Counts are relationship degrees (AUTHORED always ends at a Paper,
@@ -118,7 +139,9 @@ NEIGHBOURS: LiteralString = """
 MATCH (a:Author)-[:CO_AUTHORED]-(b:Author) WHERE a.key IN $keys
 RETURN DISTINCT b.key AS key
 """
-COAUTHOR_DEGREES: LiteralString = "UNWIND $keys AS k MATCH (a:Author {key: k}) RETURN k AS key, COUNT { (a)-[:CO_AUTHORED]-() } AS degree"
+COAUTHOR_DEGREES: LiteralString = (
+    "UNWIND $keys AS k MATCH (a:Author {key: k}) RETURN k AS key, COUNT { (a)-[:CO_AUTHORED]-() } AS degree"
+)
 AUTHORS_BY_KEYS: LiteralString = "UNWIND $keys AS k MATCH (a:Author {key: k}) RETURN a.key AS key, a.name AS name"
 EDGES_AMONG: LiteralString = """
 MATCH (a:Author)-[r:CO_AUTHORED]->(b:Author)
@@ -162,7 +185,9 @@ ORDERED_LISTS: dict[tuple[str, str], str] = {
 }
 # What each kind of node is read as, the map after its variable (the row mappers above take these maps).
 PROJECTIONS: dict[str, str] = {
-    "Paper": PAPER_MAP, "Author": "{.key, .name}", "Concept": "{.key, .name, .aliases, .broader}",
+    "Paper": PAPER_MAP,
+    "Author": "{.key, .name}",
+    "Concept": "{.key, .name, .aliases, .broader}",
     "ResearchArea": "{.path, .name, .parent}",
 }
 
@@ -175,16 +200,23 @@ def _list_fragment(kind: str, name: str, item: str) -> str:
 # Several lists of each paper or author in one round trip (what sibling fields under one node ask for),
 # from fixed fragments; each list is ordered as its own query above orders it.
 _LISTS: dict[str, tuple[LiteralString, dict[str, str]]] = {
-    "paper": ("UNWIND $keys AS k MATCH (n:Paper {id: k}) RETURN k", {
-        "authors": _list_fragment("Paper", "authors", "Author"),
-        "areas": _list_fragment("Paper", "areas", "ResearchArea"),
-        "concepts": _list_fragment("Paper", "concepts", "Concept"),
-    }),
-    "author": ("UNWIND $keys AS k MATCH (n:Author {key: k}) RETURN k", {
-        "papers": _list_fragment("Author", "papers", "Paper"),
-        "coauthors": "COLLECT { " + ORDERED_LISTS["Author", "coauthors"].format(n="n", x="x", r="r")
-                     + " RETURN {key: x.key, papers: r.papers} } AS coauthors",
-    }),
+    "paper": (
+        "UNWIND $keys AS k MATCH (n:Paper {id: k}) RETURN k",
+        {
+            "authors": _list_fragment("Paper", "authors", "Author"),
+            "areas": _list_fragment("Paper", "areas", "ResearchArea"),
+            "concepts": _list_fragment("Paper", "concepts", "Concept"),
+        },
+    ),
+    "author": (
+        "UNWIND $keys AS k MATCH (n:Author {key: k}) RETURN k",
+        {
+            "papers": _list_fragment("Author", "papers", "Paper"),
+            "coauthors": "COLLECT { "
+            + ORDERED_LISTS["Author", "coauthors"].format(n="n", x="x", r="r")
+            + " RETURN {key: x.key, papers: r.papers} } AS coauthors",
+        },
+    ),
 }
 
 
@@ -204,11 +236,15 @@ WITH id, q, r ORDER BY r.score DESC, q.id
 WITH id, collect({id: q.id, score: r.score, concepts: r.concepts})[..$limit] AS rows
 RETURN id, rows
 """
-PAPERS_OF_AUTHORS: LiteralString = """
+PAPERS_OF_AUTHORS: LiteralString = (
+    """
 UNWIND $keys AS k
 MATCH (:Author {key: k})-[:AUTHORED]->(p:Paper)
-RETURN k, p """ + PAPER_MAP + """ AS p ORDER BY k, p.id
+RETURN k, p """
+    + PAPER_MAP
+    + """ AS p ORDER BY k, p.id
 """
+)
 PAPER_COUNTS_OF_AUTHORS: LiteralString = """
 UNWIND $keys AS k
 OPTIONAL MATCH (a:Author {key: k})

@@ -87,8 +87,9 @@ class Neo4jStore(Neo4jPeople, Neo4jYears, Neo4jBatchedReads, Store):
 
     # -- running Cypher -------------------------------------------------------------------
     @contextmanager
-    def _driver_errors(self, failed: str, *, nothing_written: bool = False, fail_fast: bool = True,
-                       logged: str | None = None) -> Iterator[None]:
+    def _driver_errors(
+        self, failed: str, *, nothing_written: bool = False, fail_fast: bool = True, logged: str | None = None
+    ) -> Iterator[None]:
         """The one place driver errors become kg's: StoreUnavailable when Neo4j cannot be reached
         (reads then fail fast for a while), StoreError when it refused the work (logged when ``logged``)."""
         outcome = "; nothing was written" if nothing_written else ""
@@ -99,9 +100,11 @@ class Neo4jStore(Neo4jPeople, Neo4jYears, Neo4jBatchedReads, Store):
                 self._unreachable_until = time.monotonic() + FAIL_FAST_SECONDS
             raise StoreUnavailable(f"Neo4j is unreachable{outcome}: {exc}") from exc
         except AuthError as exc:
-            raise StoreError(f"Neo4j refused kg's user name or password{outcome}: set NEO4J_USERNAME and NEO4J_PASSWORD "
-                             "(for a server from `kg neo4j start`, kg reads its password itself; "
-                             "`kg neo4j env --data DIR` prints it for other clients)") from exc
+            raise StoreError(
+                f"Neo4j refused kg's user name or password{outcome}: set NEO4J_USERNAME and NEO4J_PASSWORD "
+                "(for a server from `kg neo4j start`, kg reads its password itself; "
+                "`kg neo4j env --data DIR` prints it for other clients)"
+            ) from exc
         except (Neo4jError, DriverError) as exc:
             deadline.check()  # the server stopped a request's read at its deadline: say so, not "query failed"
             if logged is not None:
@@ -131,6 +134,7 @@ class Neo4jStore(Neo4jPeople, Neo4jYears, Neo4jBatchedReads, Store):
     # -- writing ----------------------------------------------------------------------------
     def _write(self, cypher: str, /, **params) -> list[dict]:
         """A small managed write transaction (the driver retries it on transient errors)."""
+
         def work(tx):
             return [r.data() for r in tx.run(cypher, params)]
 
@@ -180,12 +184,18 @@ class Neo4jStore(Neo4jPeople, Neo4jYears, Neo4jBatchedReads, Store):
     def apply(self, batch: GraphBatch) -> None:
         """One transaction, many batched UNWIND statements: all of it lands or none."""
         rows = batch_rows(batch)
-        if self._lease is not None and not self._write(writes.RENEW_INGEST_LOCK, holder=self._lease, ttl_ms=LEASE_SECONDS * 1000)[0]["held"]:
+        if (
+            self._lease is not None
+            and not self._write(writes.RENEW_INGEST_LOCK, holder=self._lease, ttl_ms=LEASE_SECONDS * 1000)[0]["held"]
+        ):
             raise StoreError("this ingest lost its lease on the database (it expired); nothing more was written, run it again")
         # An explicit transaction, not a managed one: a retry would re-run every statement of a
         # large batch, and the co-author increments are not idempotent. A failure leaves nothing.
-        with (self._driver_errors("Neo4j write failed", nothing_written=True, fail_fast=False, logged=""),
-              self.driver.session(database=self.database) as session, session.begin_transaction() as tx):
+        with (
+            self._driver_errors("Neo4j write failed", nothing_written=True, fail_fast=False, logged=""),
+            self.driver.session(database=self.database) as session,
+            session.begin_transaction() as tx,
+        ):
             for name, query in writes.WRITES:
                 for chunk in (rows[name][i : i + self.batch_size] for i in range(0, len(rows[name]), self.batch_size)):
                     self.queries_run += 1
@@ -207,9 +217,15 @@ class Neo4jStore(Neo4jPeople, Neo4jYears, Neo4jBatchedReads, Store):
 
     @staticmethod
     def _filter_params(paper_filter: PaperFilter) -> tuple[list[str], dict]:
-        params = {"author": paper_filter.author, "concept": paper_filter.concept, "area": paper_filter.area.lower() if paper_filter.area else None,
-                  "text": paper_filter.text.lower().split() if paper_filter.text else None, "year_from": paper_filter.year_from,
-                  "year_to": paper_filter.year_to, "venue": paper_filter.venue}
+        params = {
+            "author": paper_filter.author,
+            "concept": paper_filter.concept,
+            "area": paper_filter.area.lower() if paper_filter.area else None,
+            "text": paper_filter.text.lower().split() if paper_filter.text else None,
+            "year_from": paper_filter.year_from,
+            "year_to": paper_filter.year_to,
+            "venue": paper_filter.venue,
+        }
         active = [name for name, value in params.items() if value is not None]
         params["words"] = params.pop("text")
         return active, params
@@ -261,8 +277,10 @@ class Neo4jStore(Neo4jPeople, Neo4jYears, Neo4jBatchedReads, Store):
             return []
         query = " AND ".join(f"{w}*" for w in words)
         typed = " ".join(prefix.lower().split())
-        rows = [Suggestion(r["kind"], r["key"], r["label"], r["papers"], r["exact"])
-                for r in self._read(cypher.SUGGEST, query=query, candidates=SUGGEST_CANDIDATES, typed=typed, limit=limit)]
+        rows = [
+            Suggestion(r["kind"], r["key"], r["label"], r["papers"], r["exact"])
+            for r in self._read(cypher.SUGGEST, query=query, candidates=SUGGEST_CANDIDATES, typed=typed, limit=limit)
+        ]
         return rank_suggestions(rows, limit)
 
     def coauthor_network(self, key: str, depth: int, limit: int | None = None) -> Network:

@@ -204,7 +204,9 @@ WRITES: tuple[tuple[str, LiteralString], ...] = (
 def correction_rows(c: PeopleCorrection | None) -> dict[str, list[dict]]:
     """The rows of the statements that write a correction (none without one)."""
     if c is None:
-        return {name: [] for name in ("moves", "coauthor_changes", "affiliation_changes", "removed", "repointed_ids", "correction")}
+        return {
+            name: [] for name in ("moves", "coauthor_changes", "affiliation_changes", "removed", "repointed_ids", "correction")
+        }
     return {
         "moves": [{"paper": p, "from": old, "to": new, "why": why} for p, old, new, why in c.moves],
         "coauthor_changes": [{"a": a, "b": b, "inc": n} for (a, b), n in sorted(c.coauthors.items())],
@@ -218,24 +220,40 @@ def correction_rows(c: PeopleCorrection | None) -> dict[str, list[dict]]:
 def batch_rows(batch: GraphBatch) -> dict[str, list[dict]]:
     """The ``$rows`` of each write statement, by the names ``WRITES`` gives them."""
     people = [*batch.authors, *(batch.correction.people if batch.correction is not None else ())]
-    return {**correction_rows(batch.correction),
+    return {
+        **correction_rows(batch.correction),
         "papers": [
-            {"id": p.id, "title": p.title, "label": p.label, "abstract": p.abstract, "venue": p.venue,
-             "year": p.year, "authors_truncated": p.authors_truncated, "concept_norm": p.concept_norm,
-             "citations": p.citations, "topic": p.topic}
+            {
+                "id": p.id,
+                "title": p.title,
+                "label": p.label,
+                "abstract": p.abstract,
+                "venue": p.venue,
+                "year": p.year,
+                "authors_truncated": p.authors_truncated,
+                "concept_norm": p.concept_norm,
+                "citations": p.citations,
+                "topic": p.topic,
+            }
             for p in batch.papers
         ],
         "authors": [{"key": a.key, "name": a.name, "block": a.block or None, "profile": a.profile or None} for a in people],
-        "areas": [{"path": a.path, "name": a.name, "parent": a.parent, "top": a.path.split(AREA_SEPARATOR)[0]} for a in batch.areas],
+        "areas": [
+            {"path": a.path, "name": a.name, "parent": a.parent, "top": a.path.split(AREA_SEPARATOR)[0]} for a in batch.areas
+        ],
         "concepts": [{"key": c.key, "name": c.name, "aliases": list(c.aliases), "broader": c.broader} for c in batch.concepts],
         "subarea_of": [{"child": a.path, "parent": a.parent} for a in batch.areas if a.parent],
         "broader": [{"narrow": n, "broad": b} for n, b in batch.broader],
-        "authored": [dict(zip(("author", "paper", "position", "name", "why", "place", "source_id"), (*row, *[None] * (7 - len(row)))))
-                     for row in batch.authored],
+        "authored": [
+            dict(zip(("author", "paper", "position", "name", "why", "place", "source_id"), (*row, *[None] * (7 - len(row)))))
+            for row in batch.authored
+        ],
         "in_area": [{"paper": p, "area": a} for p, a in batch.in_area],
         "mentions": [{"paper": p, "concept": c, "weight": w} for p, c, w in batch.mentions],
         "co_authored": [{"a": a, "b": b, "inc": n} for (a, b), n in sorted(batch.coauthor_increments.items())],
-        "shares_concept": [{"p": p, "q": other, "score": s, "concepts": list(c)} for (p, other), (s, c) in sorted(batch.shared.items())],
+        "shares_concept": [
+            {"p": p, "q": other, "score": s, "concepts": list(c)} for (p, other), (s, c) in sorted(batch.shared.items())
+        ],
         "institutions": [{"key": i.key, "name": i.name} for i in batch.institutions],
         "affiliated_with": [{"author": a, "institution": i, "inc": n} for (a, i), n in sorted(batch.affiliated.items())],
         "author_ids": [{"id": i, "key": k} for i, k in sorted(batch.author_ids.items())],

@@ -14,9 +14,9 @@ __all__ = ["Neo4jYears"]
 
 PAPER_YEARS: dict[str, LiteralString] = {
     "author": "UNWIND $keys AS k MATCH (:Author {key: k})-[:AUTHORED]->(p:Paper) WHERE p.year IS NOT NULL "
-              "RETURN k AS key, p.year AS year, count(*) AS n",
+    "RETURN k AS key, p.year AS year, count(*) AS n",
     "concept": "UNWIND $keys AS k MATCH (:Concept {key: k})<-[:MENTIONS]-(p:Paper) WHERE p.year IS NOT NULL "
-               "RETURN k AS key, p.year AS year, count(*) AS n",
+    "RETURN k AS key, p.year AS year, count(*) AS n",
 }
 # How many nodes have each list length (degrees from the count store: COUNT of one relationship type).
 DEGREES: dict[str, LiteralString] = {
@@ -50,8 +50,11 @@ class Neo4jYears:
             head += (" AND " if " WHERE " in head else " WHERE ") + "p.venue IN $venues"
             params["venues"] = sorted(venues)
         # One pass: the papers counted, then their mentions (a paper with no concept still counts).
-        rows = self._read(head + " WITH collect(p) AS ps UNWIND ps AS p OPTIONAL MATCH (p)-[:MENTIONS]->(c:Concept) "
-                          "WITH size(ps) AS total, c.key AS key, count(c) AS n RETURN total, key, n", **params)
+        rows = self._read(
+            head + " WITH collect(p) AS ps UNWIND ps AS p OPTIONAL MATCH (p)-[:MENTIONS]->(c:Concept) "
+            "WITH size(ps) AS total, c.key AS key, count(c) AS n RETURN total, key, n",
+            **params,
+        )
         total = rows[0]["total"] if rows else 0
         return total, {r["key"]: r["n"] for r in rows if r["key"] is not None}
 

@@ -18,11 +18,20 @@ def keys(extractor, text):
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("We prove that the satisfiability of first-order logic formulas over these structures is decidable.", "first-order logic"),
-        ("We propose a single-loop first-order algorithm for bilevel optimization with linear constraints.", "first-order method"),
+        (
+            "We prove that the satisfiability of first-order logic formulas over these structures is decidable.",
+            "first-order logic",
+        ),
+        (
+            "We propose a single-loop first-order algorithm for bilevel optimization with linear constraints.",
+            "first-order method",
+        ),
         ("Our analysis covers first-order optimization under heavy-tailed noise.", "first-order method"),
         ("The attack uses a first-order Taylor approximation of the loss around the input.", "first-order Taylor approximation"),
-        ("We learn policies whose return distributions satisfy first-order stochastic dominance over a baseline.", "first-order stochastic dominance"),
+        (
+            "We learn policies whose return distributions satisfy first-order stochastic dominance over a baseline.",
+            "first-order stochastic dominance",
+        ),
     ],
 )
 def test_first_order_family_are_different_concepts(extractor, text, expected):
@@ -38,7 +47,9 @@ def test_a_first_order_concern_is_no_concept(extractor):
 
 
 def test_sam_defined_in_text_is_sharpness_aware_minimization(extractor):
-    text = "Sharpness-Aware Minimization (SAM) improves generalization. SAM and its variants rely on a perturbation of the weights."
+    text = (
+        "Sharpness-Aware Minimization (SAM) improves generalization. SAM and its variants rely on a perturbation of the weights."
+    )
     [found] = extractor.extract([DocumentInput(text)])
     sam = next(c for c in found if c.key == "sharpness aware minimization")
     assert "SAM" in sam.aliases and sam.name == "sharpness-aware minimization"
@@ -57,7 +68,9 @@ def test_sam_for_segmentation_is_segment_anything(extractor):
 
 def test_abbreviation_used_elsewhere_in_the_batch_resolves(extractor):
     docs = [
-        DocumentInput("We study direct preference optimization for retrieval-augmented generation (RAG) pipelines in enterprise search."),
+        DocumentInput(
+            "We study direct preference optimization for retrieval-augmented generation (RAG) pipelines in enterprise search."
+        ),
         DocumentInput("Our RAG system grounds answers in retrieved passages from enterprise search logs."),
     ]
     first, second = extractor.extract(docs)
@@ -78,12 +91,17 @@ def test_author_keywords_are_concepts(extractor):
 def test_a_keyword_defining_its_short_form_or_ending_in_a_stop_is_the_concept_it_names(extractor):
     # Author keywords as written on ICLR 2024 and CoRL: the same concepts as their plain spellings
     text = "We study graph neural networks and large language models."
-    [found] = extractor.extract([DocumentInput(text, ("Graph Neural Networks (GNNs)", "Continuous Glucose Monitors (CGM)", "Generative models."))])
+    [found] = extractor.extract(
+        [DocumentInput(text, ("Graph Neural Networks (GNNs)", "Continuous Glucose Monitors (CGM)", "Generative models."))]
+    )
     by_key = {c.key: c for c in found if c.source == "keyword"}
     assert set(by_key) == {"graph neural network", "continuous glucose monitor", "generative model"}
     assert "GNN" in by_key["graph neural network"].aliases and "CGM" in by_key["continuous glucose monitor"].aliases
-    assert [c.key for c in extractor.extract([DocumentInput(text, ("Neural Ordinary Differential Equation (ODE)",))])[0]
-            if c.source == "keyword"] == ["neural ordinary differential equation"]  # ODE names only part of it
+    assert [
+        c.key
+        for c in extractor.extract([DocumentInput(text, ("Neural Ordinary Differential Equation (ODE)",))])[0]
+        if c.source == "keyword"
+    ] == ["neural ordinary differential equation"]  # ODE names only part of it
 
 
 def test_a_lower_cased_plural_short_form_keyword_is_its_vocabulary_term(extractor):
@@ -100,8 +118,11 @@ def test_a_plural_short_form_of_a_singular_or_inner_plural_long_form_is_its_alia
     by_key = {c.key: c for c in found}
     assert "GFlowNet" in by_key["generative flow network"].aliases and "DoF" in by_key["degrees of freedom"].aliases
     assert "dof" not in by_key
-    [keyword] = [c for c in extractor.extract([DocumentInput("We sample.", ("Generative Flow Network (GFlowNets)",))])[0]
-                 if c.source == "keyword"]
+    [keyword] = [
+        c
+        for c in extractor.extract([DocumentInput("We sample.", ("Generative Flow Network (GFlowNets)",))])[0]
+        if c.source == "keyword"
+    ]
     assert (keyword.key, keyword.aliases) == ("generative flow network", ("GFlowNet",))
 
 
@@ -111,8 +132,10 @@ def test_variant_spellings_are_one_concept(extractor):
 
 
 def test_an_eponym_is_one_concept_with_its_possessive(extractor):
-    text = ("We analyse Newton's method and Lloyd’s algorithm. By McDiarmid's inequality, the model's loss is bounded "
-            "and BERT's interpretation holds.")
+    text = (
+        "We analyse Newton's method and Lloyd’s algorithm. By McDiarmid's inequality, the model's loss is bounded "
+        "and BERT's interpretation holds."
+    )
     [found] = extractor.extract([DocumentInput(text)])
     assert {"newton method", "lloyd algorithm", "mcdiarmid inequality"} <= {c.key for c in found}
     assert {"Newton's method", "Lloyd’s algorithm", "McDiarmid's inequality"} <= {c.name for c in found}  # names keep their case
@@ -176,28 +199,36 @@ def test_a_common_concept_the_paper_is_about_stays_on_it(extractor):
 
 
 def test_a_compound_mentions_its_stem(extractor):
-    [found] = extractor.extract([DocumentInput("Rectified-flow-based transformers generate images from text prompts with few sampling steps.")])
+    [found] = extractor.extract(
+        [DocumentInput("Rectified-flow-based transformers generate images from text prompts with few sampling steps.")]
+    )
     # the stem 'rectified flow' is a vocabulary term of its own, narrower than flow matching
     flow = next(c for c in found if c.key == "rectified flow")
     assert flow.broader[0][0] == "flow matching"
 
 
-@pytest.mark.parametrize("text, stem", [
-    ("Assisted by a reinforcement learning-based saccade mechanism, the model reads documents.", "reinforcement learning"),
-    ("We study positional encodings of transformer-based language models on long inputs.", "transformer"),
-])
+@pytest.mark.parametrize(
+    "text, stem",
+    [
+        ("Assisted by a reinforcement learning-based saccade mechanism, the model reads documents.", "reinforcement learning"),
+        ("We study positional encodings of transformer-based language models on long inputs.", "transformer"),
+    ],
+)
 def test_the_stem_of_a_compound_after_other_words_is_a_candidate(extractor, text, stem):
     [cands] = extractor.candidates([text])
     assert stem in {o.key for o in cands.occurrences}
 
 
-@pytest.mark.parametrize("text, fragment, may_lead", [
-    # real ICLR 2024 text: a compound's last part is no concept alone, however it is written or tagged...
-    ("We study dynamic programming based RL algorithms and supervised learning (SL) based RL algorithms.", "based", False),
-    ("MaGIC: Multi-modality Guided Image Completion.", "guided", True),  # ...though some lead a name: guided diffusion
-    # the last four words of a long Title-Case run lose their weak lead too
-    ("Divide and Conquer: Diffusion-Based 3D Depth Aware Composable Image Synthesis.", "aware", False),
-])
+@pytest.mark.parametrize(
+    "text, fragment, may_lead",
+    [
+        # real ICLR 2024 text: a compound's last part is no concept alone, however it is written or tagged...
+        ("We study dynamic programming based RL algorithms and supervised learning (SL) based RL algorithms.", "based", False),
+        ("MaGIC: Multi-modality Guided Image Completion.", "guided", True),  # ...though some lead a name: guided diffusion
+        # the last four words of a long Title-Case run lose their weak lead too
+        ("Divide and Conquer: Diffusion-Based 3D Depth Aware Composable Image Synthesis.", "aware", False),
+    ],
+)
 def test_a_compound_part_alone_is_no_concept(extractor, text, fragment, may_lead):
     [cands] = extractor.candidates([text])
     keys = {o.key for o in cands.occurrences}
@@ -205,34 +236,55 @@ def test_a_compound_part_alone_is_no_concept(extractor, text, fragment, may_lead
     assert may_lead or not any(k.startswith(f"{fragment} ") for k in keys)
 
 
-@pytest.mark.parametrize("text, named, unnamed", [
-    # real ICLR 2024 sentences: a modified generic head may end a name, and what it modifies is a candidate too
-    ("To further optimize for optical calculations, we propose a kernel-level weight binarization technique.",
-     {"weight binarization technique", "weight binarization"}, set()),
-    ("Our approach is capable of estimating both spillover effects and treatment effects.",
-     {"spillover effect", "treatment effect"}, {"approach"}),
-    # evaluative and structural heads make no concept, modified or not
-    ("Experimental results show that data mixing plays an important role in a first-order concern.",
-     {"data mixing"}, {"experimental result", "result", "important role", "role", "first-order concern"}),
-    # ...but what comes before such a head may name one (an ICLR 2024 title whose keyword is the network)
-    ("DP-SGD without clipping: the Lipschitz neural network way. Privacy concerns remain.",
-     {"lipschitz neural network", "neural network", "privacy"}, {"lipschitz neural network way", "privacy concern", "concern"}),
-])
+@pytest.mark.parametrize(
+    "text, named, unnamed",
+    [
+        # real ICLR 2024 sentences: a modified generic head may end a name, and what it modifies is a candidate too
+        (
+            "To further optimize for optical calculations, we propose a kernel-level weight binarization technique.",
+            {"weight binarization technique", "weight binarization"},
+            set(),
+        ),
+        (
+            "Our approach is capable of estimating both spillover effects and treatment effects.",
+            {"spillover effect", "treatment effect"},
+            {"approach"},
+        ),
+        # evaluative and structural heads make no concept, modified or not
+        (
+            "Experimental results show that data mixing plays an important role in a first-order concern.",
+            {"data mixing"},
+            {"experimental result", "result", "important role", "role", "first-order concern"},
+        ),
+        # ...but what comes before such a head may name one (an ICLR 2024 title whose keyword is the network)
+        (
+            "DP-SGD without clipping: the Lipschitz neural network way. Privacy concerns remain.",
+            {"lipschitz neural network", "neural network", "privacy"},
+            {"lipschitz neural network way", "privacy concern", "concern"},
+        ),
+    ],
+)
 def test_a_modified_generic_head_is_a_candidate_unless_it_names_nothing(extractor, text, named, unnamed):
     [cands] = extractor.candidates([text])
     found = {o.key for o in cands.occurrences}
     assert named <= found and not unnamed & found
 
 
-@pytest.mark.parametrize("text, named", [
-    # ICML 2024 sentences whose tokens carry a bracket, a suspended hyphen or a full stop
-    ("Learning with 3D rotations, a hitchhiker's guide to SO(3).", {"SO(3)"}),
-    ("Most message passing-, recurrent- or self-attention based models fail on long graphs.", {"long graphs"}),
-    ("We report results on MNIST-1D.", {"MNIST-1D"}),
-    ("The bound is verified post-hoc using branch-and-bound with scalable linear bounds.", {"branch-and-bound"}),
-    ("The posterior takes the form p(y|do(x)) with cost o(log m for a-b)^2 steps.", {"posterior"}),
-    ("We use _projected gradient descent_ with (block-)coordinate descent and draft model(s).", {"coordinate descent", "draft model"}),
-])
+@pytest.mark.parametrize(
+    "text, named",
+    [
+        # ICML 2024 sentences whose tokens carry a bracket, a suspended hyphen or a full stop
+        ("Learning with 3D rotations, a hitchhiker's guide to SO(3).", {"SO(3)"}),
+        ("Most message passing-, recurrent- or self-attention based models fail on long graphs.", {"long graphs"}),
+        ("We report results on MNIST-1D.", {"MNIST-1D"}),
+        ("The bound is verified post-hoc using branch-and-bound with scalable linear bounds.", {"branch-and-bound"}),
+        ("The posterior takes the form p(y|do(x)) with cost o(log m for a-b)^2 steps.", {"posterior"}),
+        (
+            "We use _projected gradient descent_ with (block-)coordinate descent and draft model(s).",
+            {"coordinate descent", "draft model"},
+        ),
+    ],
+)
 def test_names_read_as_written(extractor, text, named):
     [cands] = extractor.candidates([text])
     surfaces = {o.surface for o in cands.occurrences}
@@ -243,7 +295,9 @@ def test_names_read_as_written(extractor, text, named):
 def test_a_hyphenated_modifier_led_by_a_number_is_part_of_the_name(extractor):
     # ICLR 2024 keywords: 'zero-shot classification', 'two-layer neural network', 'zero-sum games';
     # a number word led them to be trimmed to 'classification', 'neural network', 'game'
-    [cands] = extractor.candidates(["SGD trains two-layer neural networks for zero-shot classification in two-player zero-sum games."])
+    [cands] = extractor.candidates(
+        ["SGD trains two-layer neural networks for zero-shot classification in two-player zero-sum games."]
+    )
     keys = {o.key for o in cands.occurrences}
     assert {"two layer neural network", "zero shot classification", "zero sum game", "neural network"} <= keys
     [plain] = extractor.candidates(["We train two networks on 3 layers."])
@@ -259,21 +313,35 @@ def test_a_phrase_led_by_a_past_participle_is_a_candidate_beside_the_trimmed_one
     keys = {o.key for o in article.occurrences}
     assert {"vanishing gradient", "gradient"} <= keys and not {"following layer"} & keys  # ...but not after an article
     # ...and elsewhere where the literature names the phrase (the title-rate table has its key)
-    [named] = extractor.candidates(["Vanishing gradients slow training. Imputing missing data helps, improving generalization bounds."])
+    [named] = extractor.candidates(
+        ["Vanishing gradients slow training. Imputing missing data helps, improving generalization bounds."]
+    )
     keys = {o.key for o in extractor.resolve_shorts(named, {})}
-    assert {"vanishing gradient", "missing data"} <= keys and not {"improving generalization bound", "imputing missing data"} & keys
+    assert {"vanishing gradient", "missing data"} <= keys and not {
+        "improving generalization bound",
+        "imputing missing data",
+    } & keys
     [generic] = extractor.candidates(["We evaluate the proposed method on existing benchmarks with given budgets."])
     assert {o.key for o in generic.occurrences} == {"benchmark", "budget"}
 
 
-@pytest.mark.parametrize("text, named, unnamed", [
-    # ICLR 2024 sentences: a hyphenated word ending in a participle modifies the phrase it leads...
-    ("We study the message-passing operations of GNNs and learn from hand-crafted features.",
-     {"message passing operation", "hand crafted feature"}, {"message passing"}),
-    # ...and where nothing follows it, after a noun, an -ing word is a noun of its own; not after a prefix
-    ("We test agents in two domains of sequential decision-making, like self-driving cars with pre-existing maps.",
-     {"sequential decision making", "decision making", "self driving car"}, {"self driving", "pre existing"}),
-])
+@pytest.mark.parametrize(
+    "text, named, unnamed",
+    [
+        # ICLR 2024 sentences: a hyphenated word ending in a participle modifies the phrase it leads...
+        (
+            "We study the message-passing operations of GNNs and learn from hand-crafted features.",
+            {"message passing operation", "hand crafted feature"},
+            {"message passing"},
+        ),
+        # ...and where nothing follows it, after a noun, an -ing word is a noun of its own; not after a prefix
+        (
+            "We test agents in two domains of sequential decision-making, like self-driving cars with pre-existing maps.",
+            {"sequential decision making", "decision making", "self driving car"},
+            {"self driving", "pre existing"},
+        ),
+    ],
+)
 def test_a_hyphenated_participle_compound_continues_a_phrase(extractor, text, named, unnamed):
     [cands] = extractor.candidates([text])
     found = {o.key for o in cands.occurrences}

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from kg.errors import ExtractionError
-from kg.extract import train
+from kg.training import concepts as train
 import math
 
 from kg.extract.ranker import FEATURES, CandidateStats, Ranker, features, load_ranker
@@ -23,7 +23,9 @@ def test_the_shipped_model_is_small_and_matches_the_features():
 
 def test_a_model_for_other_features_is_refused(tmp_path):
     path = tmp_path / "old.json"
-    path.write_text(json.dumps({"version": 1, "features": ["tf"], "mean": [0], "scale": [1], "coef": [1], "intercept": 0, "prior": {}}))
+    path.write_text(
+        json.dumps({"version": 1, "features": ["tf"], "mean": [0], "scale": [1], "coef": [1], "intercept": 0, "prior": {}})
+    )
     with pytest.raises(ExtractionError, match="retrain"):
         load_ranker(str(path))
     before = load_ranker().to_json()
@@ -44,14 +46,24 @@ def test_scores_are_the_logistic_of_the_standardised_features():
 
 def test_features_read_position_title_and_prior():
     s = CandidateStats(tf=2, first=1, last=30, kind="phrase", surface="world model", in_title=True, in_body=True)
-    x = dict(zip(FEATURES, features("world model", s, n_tokens=100, n_title=8, specificity=0.6, df_ratio=0.01,
-                                     prior=(3, 5), head_prior=(10, 100))))
+    x = dict(
+        zip(
+            FEATURES,
+            features(
+                "world model", s, n_tokens=100, n_title=8, specificity=0.6, df_ratio=0.01, prior=(3, 5), head_prior=(10, 100)
+            ),
+        )
+    )
     assert x["in_title"] == 1.0 and x["words_2"] == 1.0 and x["generic_head"] == 1.0 and x["naming_head"] == 1.0
     assert x["prior"] == 3 / 7 and x["unseen"] == 0.0
     assert x["first_position"] == 0.0  # seen in the title: first in the body is not asked
     assert (x["title_rate"], x["corpus_df"], x["log_titled"]) == (0.0, 0.0, 0.0)  # no title counts given
-    effect = dict(zip(FEATURES, features("treatment effect", s, n_tokens=100, n_title=8, specificity=0.6, df_ratio=0.01,
-                                         prior=None, head_prior=None)))
+    effect = dict(
+        zip(
+            FEATURES,
+            features("treatment effect", s, n_tokens=100, n_title=8, specificity=0.6, df_ratio=0.01, prior=None, head_prior=None),
+        )
+    )
     assert effect["generic_head"] == 1.0 and effect["naming_head"] == 0.0  # a generic head, but no class of named things
 
 
@@ -69,12 +81,32 @@ def test_training_is_deterministic(extractor):
         train.TrainingPaper(f"p{i}", title, abstract, keywords)
         for i, (title, abstract, keywords) in enumerate(
             [
-                ("Graph neural networks for molecules", "We train graph neural networks on molecular graphs.", ("graph neural networks",)),
-                ("Diffusion models for audio", "Diffusion models generate audio from noise with score matching.", ("diffusion models",)),
-                ("Federated learning with privacy", "Federated learning trains models across clients with differential privacy.", ("federated learning", "differential privacy")),
+                (
+                    "Graph neural networks for molecules",
+                    "We train graph neural networks on molecular graphs.",
+                    ("graph neural networks",),
+                ),
+                (
+                    "Diffusion models for audio",
+                    "Diffusion models generate audio from noise with score matching.",
+                    ("diffusion models",),
+                ),
+                (
+                    "Federated learning with privacy",
+                    "Federated learning trains models across clients with differential privacy.",
+                    ("federated learning", "differential privacy"),
+                ),
                 ("World models for control", "World models let agents plan in latent space for control.", ("world models",)),
-                ("Sparse attention", "Sparse attention reduces the cost of transformers on long sequences.", ("sparse attention",)),
-                ("Contrastive learning", "Contrastive learning learns image representations without labels.", ("contrastive learning",)),
+                (
+                    "Sparse attention",
+                    "Sparse attention reduces the cost of transformers on long sequences.",
+                    ("sparse attention",),
+                ),
+                (
+                    "Contrastive learning",
+                    "Contrastive learning learns image representations without labels.",
+                    ("contrastive learning",),
+                ),
             ]
             * 2
         )

@@ -66,7 +66,10 @@ def test_no_definition_from_unrelated_parenthesis():
 
 
 def test_markdown_underscore_emphasis_but_not_identifiers():
-    assert clean_markup("We run _projected gradient descent_ on top_k_ scores.") == "We run projected gradient descent on top_k_ scores."
+    assert (
+        clean_markup("We run _projected gradient descent_ on top_k_ scores.")
+        == "We run projected gradient descent on top_k_ scores."
+    )
 
 
 def test_optional_parts_in_brackets_are_left_out_and_broken_words_joined():

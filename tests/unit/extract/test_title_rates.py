@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from kg.extract.title_rates import TitleRates, count, load_title_rates
+from kg.extract.title_rates import TitleRates, load_title_rates
+from kg.training.title_rates import count
 
 
 def test_title_rates_read_how_often_titles_carry_a_phrase():

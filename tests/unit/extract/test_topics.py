@@ -9,15 +9,21 @@ import pytest
 from kg.extract.topics import TopicModel, decode, decode_terms, encode, fit, load_topics, paper_text, paper_topics
 from kg.models import Paper
 
-DIFFUSION_1 = ("Score-based diffusion models for image generation",
-               "We train a denoising diffusion model with a score matching objective and sample images "
-               "with a faster reverse-time solver, improving FID on CIFAR-10 and ImageNet.")
-DIFFUSION_2 = ("Fast sampling of denoising diffusion probabilistic models",
-               "Sampling from diffusion models needs many denoising steps. We distill the reverse process "
-               "into a few steps and keep image quality, measured by FID.")
-RL = ("Offline reinforcement learning with conservative value estimates",
-      "An agent learns a policy from a fixed dataset of transitions. We penalise the Q-function on "
-      "out-of-distribution actions and reach higher returns on D4RL locomotion tasks.")
+DIFFUSION_1 = (
+    "Score-based diffusion models for image generation",
+    "We train a denoising diffusion model with a score matching objective and sample images "
+    "with a faster reverse-time solver, improving FID on CIFAR-10 and ImageNet.",
+)
+DIFFUSION_2 = (
+    "Fast sampling of denoising diffusion probabilistic models",
+    "Sampling from diffusion models needs many denoising steps. We distill the reverse process "
+    "into a few steps and keep image quality, measured by FID.",
+)
+RL = (
+    "Offline reinforcement learning with conservative value estimates",
+    "An agent learns a policy from a fixed dataset of transitions. We penalise the Q-function on "
+    "out-of-distribution actions and reach higher returns on D4RL locomotion tasks.",
+)
 
 
 def _cos(a: str, b: str) -> float:

@@ -130,7 +130,9 @@ def test_topic_vectors_rank_among_papers_sharing_a_concept_and_never_link_alone(
     topics = {"a": near, "b": far, "c": encode(np.array([1.0, 0.2, 0.0])), "d": near, "e": far}
     edges, _, _ = shared_concept_edges(papers, {}, len(papers), per_paper=1)
     assert edges[("a", "b")][0] == edges[("a", "c")][0]  # concepts alone: b and c tie
-    edges, _, _ = shared_concept_edges(papers, {}, len(papers), per_paper=1, topics_of=lambda ids: {i: topics[i] for i in ids if i in topics})
+    edges, _, _ = shared_concept_edges(
+        papers, {}, len(papers), per_paper=1, topics_of=lambda ids: {i: topics[i] for i in ids if i in topics}
+    )
     assert ("a", "c") in edges and ("a", "b") not in edges  # c's words agree with a's
     total = 1 + TOPIC_WEIGHT + TERM_WEIGHT  # these signatures hold no term weights: their cosine is 0
     assert edges[("a", "c")] == (round((1.0 + TOPIC_WEIGHT * 0.9806) / total, 4), ("x",))
@@ -140,10 +142,14 @@ def test_topic_vectors_rank_among_papers_sharing_a_concept_and_never_link_alone(
 def test_term_weights_rank_among_papers_sharing_a_concept():
     papers = {"a": {"x": 1.0}, "b": {"x": 1.0}, "c": {"x": 1.0}} | {f"other{i}": {"w": 1.0} for i in range(5)}
     theme = np.array([1.0, 0.0])  # one topic vector for all: only the words tell b from c
-    signatures = {"a": encode(theme, (np.array([3, 70]), np.array([0.6, 0.8]))),
-                  "b": encode(theme, (np.array([5, 9]), np.array([0.6, 0.8]))),
-                  "c": encode(theme, (np.array([3, 9]), np.array([0.6, 0.8])))}
-    edges, _, _ = shared_concept_edges(papers, {}, len(papers), per_paper=1, topics_of=lambda ids: {i: signatures[i] for i in ids if i in signatures})
+    signatures = {
+        "a": encode(theme, (np.array([3, 70]), np.array([0.6, 0.8]))),
+        "b": encode(theme, (np.array([5, 9]), np.array([0.6, 0.8]))),
+        "c": encode(theme, (np.array([3, 9]), np.array([0.6, 0.8]))),
+    }
+    edges, _, _ = shared_concept_edges(
+        papers, {}, len(papers), per_paper=1, topics_of=lambda ids: {i: signatures[i] for i in ids if i in signatures}
+    )
     assert ("a", "c") in edges and ("a", "b") not in edges  # c shares the word numbered 3 with a
     term_cosine = 76 * 76 / (76 * 76 + 102 * 102)  # the weights as signed bytes: 0.6 -> 76, 0.8 -> 102
     assert edges[("a", "c")][0] == round((1.0 + TOPIC_WEIGHT + TERM_WEIGHT * term_cosine) / (1 + TOPIC_WEIGHT + TERM_WEIGHT), 4)

@@ -43,8 +43,11 @@ def test_a_signature_keeps_its_stats_beside_its_vector_and_words():
 def test_link_stats_are_a_papers_year_and_mean_nearest_cosines():
     signals = np.array([[0.5, 0.2, 0.1], [0.3, 0.4, 0.0]])
     year, *closeness = rerank.link_stats(signals, 2020)
-    assert year == 2020.0 and closeness == [round(0.8 / rerank.NEAREST, 4), round(0.6 / rerank.NEAREST, 4),
-                                            round(0.1 / rerank.NEAREST, 4)]
+    assert year == 2020.0 and closeness == [
+        round(0.8 / rerank.NEAREST, 4),
+        round(0.6 / rerank.NEAREST, 4),
+        round(0.1 / rerank.NEAREST, 4),
+    ]
     assert math.isnan(rerank.link_stats(np.zeros((0, 3)), None)[0])
 
 

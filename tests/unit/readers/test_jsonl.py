@@ -12,7 +12,16 @@ def write(tmp_path, lines):
     return path
 
 
-GOOD = {"id": "p1", "title": "A  Title", "authors": ["Ada Lovelace", "Alan Turing"], "abstract": "We study. ", "area": "generative models", "keywords": ["diffusion", "diffusion"], "venue": "ICLR 2024", "year": 2024}
+GOOD = {
+    "id": "p1",
+    "title": "A  Title",
+    "authors": ["Ada Lovelace", "Alan Turing"],
+    "abstract": "We study. ",
+    "area": "generative models",
+    "keywords": ["diffusion", "diffusion"],
+    "venue": "ICLR 2024",
+    "year": 2024,
+}
 
 
 def test_reads_fields(tmp_path):
@@ -36,7 +45,13 @@ def test_wrong_json_names_file_and_line(tmp_path):
 
 @pytest.mark.parametrize(
     ("change", "field"),
-    [({"abstract": "", "title": ""}, "abstract"), ({"abstract": 5}, "abstract"), ({"authors": "Ada"}, "authors"), ({"year": "2024"}, "year"), ({"title": 3}, "title")],
+    [
+        ({"abstract": "", "title": ""}, "abstract"),
+        ({"abstract": 5}, "abstract"),
+        ({"authors": "Ada"}, "authors"),
+        ({"year": "2024"}, "year"),
+        ({"title": 3}, "title"),
+    ],
 )
 def test_bad_field_is_named(tmp_path, change, field):
     path = write(tmp_path, [json.dumps(dict(GOOD, **change))])

@@ -33,7 +33,10 @@ def test_entry_starts_are_line_numbers():
     lines = SEED_A.read_text(encoding="utf-8").splitlines()
     assert lines[records[0].line - 1] == "Deep Learning · Algorithms"
     for record in records:
-        assert lines[record.line - 1].strip() in {" · ".join(record.area or ()), ", ".join(record.authors)} or record.authors_truncated
+        assert (
+            lines[record.line - 1].strip() in {" · ".join(record.area or ()), ", ".join(record.authors)}
+            or record.authors_truncated
+        )
 
 
 def test_et_al_marker_is_dropped_and_remembered():

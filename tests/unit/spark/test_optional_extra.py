@@ -12,8 +12,10 @@ NO_PYSPARK = "import sys; sys.modules['pyspark'] = None\n"
 
 
 def test_the_single_machine_path_imports_no_pyspark():
-    code = ("import sys, kg.cli, kg.service, kg.ingest, kg.spark.stages, kg.spark.tables\n"
-            "assert not any(m == 'pyspark' or m.startswith('pyspark.') for m in sys.modules), 'pyspark was imported'\n")
+    code = (
+        "import sys, kg.cli, kg.service, kg.ingest, kg.spark.stages, kg.spark.tables\n"
+        "assert not any(m == 'pyspark' or m.startswith('pyspark.') for m in sys.modules), 'pyspark was imported'\n"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

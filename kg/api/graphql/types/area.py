@@ -49,5 +49,11 @@ class ResearchAreaType:
     @strawberry.field
     async def papers(self, info: Info, first: int | None = 20, after: str | None = None) -> Connection[PaperType]:
         query, service = PaperQuery(area=self.model.path), info.context.service
-        return await lazily_counted(info.context.call, partial(service.papers, query, count=False),
-                                    partial(service.count_papers, query), first, after, lambda p: PaperType(model=p))
+        return await lazily_counted(
+            info.context.call,
+            partial(service.papers, query, count=False),
+            partial(service.count_papers, query),
+            first,
+            after,
+            lambda p: PaperType(model=p),
+        )

@@ -43,10 +43,14 @@ class AuthorType:
         first = check_first(first, COAUTHORS_FIRST)
         rows = (await info.context.loaders.author_lists.load((self.model.key, "coauthors")))[:first]
         authors = await info.context.loaders.author.load_many([r.author_key for r in rows])
-        return [CoauthorType(author=AuthorType(model=a), joint_papers=r.joint_papers) for r, a in zip(rows, authors, strict=True) if a]
+        return [
+            CoauthorType(author=AuthorType(model=a), joint_papers=r.joint_papers) for r, a in zip(rows, authors, strict=True) if a
+        ]
 
-    @strawberry.field(description="Why each paper is this person's: the name as written there and what decided it "
-                                  "(co-authors, affiliation, concepts, venue and years shared with their earlier papers).")
+    @strawberry.field(
+        description="Why each paper is this person's: the name as written there and what decided it "
+        "(co-authors, affiliation, concepts, venue and years shared with their earlier papers)."
+    )
     async def evidence(self, info: Info) -> list["AuthorshipEvidenceType"]:
         [rows] = await info.context.call(info.context.service.store.authorships_of_authors, [self.model.key])
         return [AuthorshipEvidenceType(paper_id=strawberry.ID(p), name_as_written=n, why=w) for p, n, w in rows]
@@ -56,8 +60,10 @@ class AuthorType:
         rows = await info.context.loaders.author_institutions.load(self.model.key)
         return [AffiliationType(name=i.name, papers=n) for i, n in rows]
 
-    @strawberry.field(description="Authors within `depth` co-author hops, and the co-author edges among them. "
-                                  "With `first`, only the nearest `first` authors (then those with most co-authors inside).")
+    @strawberry.field(
+        description="Authors within `depth` co-author hops, and the co-author edges among them. "
+        "With `first`, only the nearest `first` authors (then those with most co-authors inside)."
+    )
     async def network(self, info: Info, depth: int | None = 2, first: int | None = None) -> "CoauthorNetworkType":
         net = await info.context.call(info.context.service.network, self.model, 2 if depth is None else depth, first)
         return CoauthorNetworkType(
@@ -71,7 +77,9 @@ class AuthorType:
 @strawberry.type(name="AuthorshipEvidence")
 class AuthorshipEvidenceType:
     paper_id: strawberry.ID
-    name_as_written: str | None = strawberry.field(description="The name on that paper's byline (null: stored before kg knew people).")
+    name_as_written: str | None = strawberry.field(
+        description="The name on that paper's byline (null: stored before kg knew people)."
+    )
     why: str | None = strawberry.field(description="What decided that this name there is this person.")
 
 
@@ -100,4 +108,5 @@ class CoauthorNetworkType:
     edges: list[CoauthorEdgeType]
     total_nodes: int = strawberry.field(description="Authors within the depth, before `first` cut them.")
     communities: list[list[strawberry.ID]] = strawberry.field(
-        description="Louvain communities of the authors returned (weighted by joint papers, fixed seed), largest first.")
+        description="Louvain communities of the authors returned (weighted by joint papers, fixed seed), largest first."
+    )

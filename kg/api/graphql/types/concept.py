@@ -49,16 +49,25 @@ class ConceptType:
     @strawberry.field(description="Papers that mention it, the ones most about it first.")
     async def papers(self, info: Info, first: int | None = 20, after: str | None = None) -> Connection[PaperType]:
         service, key = info.context.service, self.model.key
-        return await lazily_counted(info.context.call, partial(service.papers_with_concept_key, key, count=False),
-                                    partial(service.count_papers_with_concept_key, key), first, after,
-                                    lambda p: PaperType(model=p))
+        return await lazily_counted(
+            info.context.call,
+            partial(service.papers_with_concept_key, key, count=False),
+            partial(service.count_papers_with_concept_key, key),
+            first,
+            after,
+            lambda p: PaperType(model=p),
+        )
 
     @strawberry.field(description="Concepts that share papers with this one, most shared first.")
     async def related(self, info: Info, first: int | None = 10) -> list["RelatedConceptType"]:
         first = check_first(first, 10)
         rows = (await info.context.loaders.concept_related.load(self.model.key))[:first]
         found = await info.context.loaders.concept.load_many([r.concept_key for r in rows])
-        return [RelatedConceptType(concept=ConceptType(model=c), shared_papers=r.shared_papers) for r, c in zip(rows, found, strict=True) if c]
+        return [
+            RelatedConceptType(concept=ConceptType(model=c), shared_papers=r.shared_papers)
+            for r, c in zip(rows, found, strict=True)
+            if c
+        ]
 
 
 @strawberry.type(name="RelatedConcept")

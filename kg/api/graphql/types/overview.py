@@ -15,8 +15,10 @@ __all__ = ["TrendingConceptType", "FieldMapType", "MapConceptType", "MapLinkType
 @strawberry.type(name="TrendingConcept", description="A concept whose share of papers grew, the windows compared, and its years.")
 class TrendingConceptType:
     concept: ConceptType
-    score: float = strawberry.field(description="z-score of the log-odds ratio with an informative Dirichlet prior "
-                                                "(Monroe et al. 2008): growth weighed by evidence.")
+    score: float = strawberry.field(
+        description="z-score of the log-odds ratio with an informative Dirichlet prior "
+        "(Monroe et al. 2008): growth weighed by evidence."
+    )
     papers: int = strawberry.field(description="Its papers in the recent window (`since`..`until`).")
     earlier_papers: int = strawberry.field(description="Its papers in the window as long just before it.")
     share: float = strawberry.field(description="Of the recent window's papers counted.")
@@ -25,8 +27,9 @@ class TrendingConceptType:
     until: int
     earlier_from: int
     earlier_to: int
-    venues: list[str] | None = strawberry.field(description="The venues counted: those with papers in both windows "
-                                                            "(null: every paper, when papers have no venues).")
+    venues: list[str] | None = strawberry.field(
+        description="The venues counted: those with papers in both windows (null: every paper, when papers have no venues)."
+    )
     timeline: list[YearShareType] = strawberry.field(description="Its papers per year in the whole store.")
 
 
@@ -35,11 +38,22 @@ def trending(report: Trends, concepts: dict[str, Concept], timelines: dict) -> l
     out = []
     for t in report.trends:
         if t.concept_key in concepts:
-            out.append(TrendingConceptType(
-                concept=ConceptType(model=concepts[t.concept_key]), score=t.score, papers=t.papers, earlier_papers=t.earlier_papers,
-                share=t.share, earlier_share=t.earlier_share, since=report.since, until=report.until,
-                earlier_from=report.earlier_from, earlier_to=report.earlier_to, venues=report.venues,
-                timeline=timeline(timelines[t.concept_key])))
+            out.append(
+                TrendingConceptType(
+                    concept=ConceptType(model=concepts[t.concept_key]),
+                    score=t.score,
+                    papers=t.papers,
+                    earlier_papers=t.earlier_papers,
+                    share=t.share,
+                    earlier_share=t.earlier_share,
+                    since=report.since,
+                    until=report.until,
+                    earlier_from=report.earlier_from,
+                    earlier_to=report.earlier_to,
+                    venues=report.venues,
+                    timeline=timeline(timelines[t.concept_key]),
+                )
+            )
     return out
 
 
@@ -63,9 +77,12 @@ class FieldMapType:
     links: list[MapLinkType]
 
 
-
 def field_map(found: FieldMap, concepts: dict[str, Concept]) -> FieldMapType:
     return FieldMapType(
-        concepts=[MapConceptType(concept=ConceptType(model=concepts[k]), papers=n, community=c)
-                  for k, n, c in found.concepts if k in concepts],
-        links=[MapLinkType(source=strawberry.ID(a), target=strawberry.ID(b), shared_papers=w) for a, b, w in found.links])
+        concepts=[
+            MapConceptType(concept=ConceptType(model=concepts[k]), papers=n, community=c)
+            for k, n, c in found.concepts
+            if k in concepts
+        ],
+        links=[MapLinkType(source=strawberry.ID(a), target=strawberry.ID(b), shared_papers=w) for a, b, w in found.links],
+    )

@@ -66,22 +66,32 @@ class PaperType:
 
         return [AuthorType(model=a) for a in await info.context.loaders.paper_lists.load((self.model.id, "authors"))]
 
-    @strawberry.field(description="The byline, in order: each name as written on this paper, the person kg took it for, "
-                                  "and the affiliation written beside it (the OpenAlex shape).")
+    @strawberry.field(
+        description="The byline, in order: each name as written on this paper, the person kg took it for, "
+        "and the affiliation written beside it (the OpenAlex shape)."
+    )
     async def authorships(self, info: Info) -> list["AuthorshipType"]:
         from kg.api.graphql.types.author import AuthorType
 
-        return [AuthorshipType(position=r.position, name=r.name or r.author.name, affiliation=r.affiliation, author=AuthorType(model=r.author))
-                for r in await info.context.loaders.paper_authorships.load(self.model.id)]
+        return [
+            AuthorshipType(
+                position=r.position, name=r.name or r.author.name, affiliation=r.affiliation, author=AuthorType(model=r.author)
+            )
+            for r in await info.context.loaders.paper_authorships.load(self.model.id)
+        ]
 
-    @strawberry.field(description="What this paper cites, where its source lists references: the papers kg has first, "
-                                  "then works kg does not have yet (each joins when a paper known by its key is ingested).")
+    @strawberry.field(
+        description="What this paper cites, where its source lists references: the papers kg has first, "
+        "then works kg does not have yet (each joins when a paper known by its key is ingested)."
+    )
     async def references(self, info: Info) -> list["ReferenceType"]:
         rows = await info.context.loaders.paper_references.load(self.model.id)
         papers = await info.context.loaders.paper.load_many([r.paper_id for r in rows if r.paper_id])
         by_id = {p.id: p for p in papers if p is not None}
-        return [ReferenceType(key=strawberry.ID(r.key), paper=PaperType(model=by_id[r.paper_id]) if r.paper_id in by_id else None)
-                for r in rows]
+        return [
+            ReferenceType(key=strawberry.ID(r.key), paper=PaperType(model=by_id[r.paper_id]) if r.paper_id in by_id else None)
+            for r in rows
+        ]
 
     @strawberry.field(description="The papers kg has that cite this one, by id.")
     async def cited_by(self, info: Info, first: int | None = 100) -> list["PaperType"]:
@@ -89,24 +99,33 @@ class PaperType:
         ids = (await info.context.loaders.paper_cited_by.load(self.model.id))[:first]
         return [PaperType(model=p) for p in await info.context.loaders.paper.load_many(ids) if p is not None]
 
-    @strawberry.field(description="Papers linked to this one through citations, most links first: those that cite what "
-                                  "it cites (`bothCite`, bibliographic coupling) and those cited beside it (`citedTogetherBy`, "
-                                  "co-citation). Empty where no source listed references.")
+    @strawberry.field(
+        description="Papers linked to this one through citations, most links first: those that cite what "
+        "it cites (`bothCite`, bibliographic coupling) and those cited beside it (`citedTogetherBy`, "
+        "co-citation). Empty where no source listed references."
+    )
     async def citation_links(self, info: Info, first: int | None = 10) -> list["CitationLinkType"]:
         first = check_first(first, 100)
         loaders = info.context.loaders
         refs = await loaders.paper_references.load(self.model.id)
-        citing_each = await asyncio.gather(*(loaders.paper_cited_by.load(r.paper_id) if r.paper_id else loaders.key_cited_by.load(r.key)
-                                             for r in refs))  # gathered: each loader reads them in one call
+        citing_each = await asyncio.gather(
+            *(loaders.paper_cited_by.load(r.paper_id) if r.paper_id else loaders.key_cited_by.load(r.key) for r in refs)
+        )  # gathered: each loader reads them in one call
         citers = await loaders.paper_cited_by.load(self.model.id)
         links = citation_links(self.model.id, refs, citing_each, citers, await loaders.paper_references.load_many(citers))[:first]
         ids = {link.paper for link in links} | {i for link in links for i in link.cited_together_by}
         ids |= {r.paper_id for link in links for r in link.both_cite if r.paper_id}
         by_id = {p.id: PaperType(model=p) for p in await loaders.paper.load_many(sorted(ids)) if p is not None}
-        return [CitationLinkType(paper=by_id[link.paper], strength=link.strength,
-                                 both_cite=[ReferenceType(key=strawberry.ID(r.key), paper=by_id.get(r.paper_id)) for r in link.both_cite],
-                                 cited_together_by=[by_id[i] for i in link.cited_together_by if i in by_id])
-                for link in links if link.paper in by_id]
+        return [
+            CitationLinkType(
+                paper=by_id[link.paper],
+                strength=link.strength,
+                both_cite=[ReferenceType(key=strawberry.ID(r.key), paper=by_id.get(r.paper_id)) for r in link.both_cite],
+                cited_together_by=[by_id[i] for i in link.cited_together_by if i in by_id],
+            )
+            for link in links
+            if link.paper in by_id
+        ]
 
     @strawberry.field
     async def areas(self, info: Info) -> list[_Area]:
@@ -120,8 +139,10 @@ class PaperType:
 
         return [ConceptType(model=c) for c in await info.context.loaders.paper_lists.load((self.model.id, "concepts"))]
 
-    @strawberry.field(description="Papers joined by shared concepts, best first (by default, those a model learned "
-                                  "from citation links finds likeliest to cite or be cited by this one); never the paper itself.")
+    @strawberry.field(
+        description="Papers joined by shared concepts, best first (by default, those a model learned "
+        "from citation links finds likeliest to cite or be cited by this one); never the paper itself."
+    )
     async def related(self, info: Info, first: int | None = 10) -> list["RelatedPaperType"]:
         first = check_first(first, 10)
         rows = (await info.context.loaders.paper_related.load(self.model.id))[:first]
@@ -161,8 +182,10 @@ class CitationLinkType:
 class RelatedPaperType:
     paper: PaperType
     shared: strawberry.Private[list]
-    score: float = strawberry.field(description="How strongly the two are related, 0 to 1: by default the citation model's "
-                                                "likelihood of a citation between them, leaned toward their similarity.")
+    score: float = strawberry.field(
+        description="How strongly the two are related, 0 to 1: by default the citation model's "
+        "likelihood of a citation between them, leaned toward their similarity."
+    )
 
     @strawberry.field(description="The concepts both papers have, rarest first.")
     def shared_concepts(self) -> list[_Concept]:

@@ -1,4 +1,4 @@
-"""``spark-submit … kg/spark/__main__.py FILE…``: the Spark ingest under a cluster's own spark-submit."""
+"""``spark-submit … kg/spark_submit.py FILE…``: the Spark ingest under a cluster's own spark-submit."""
 
 import sys
 

@@ -1,6 +1,6 @@
 """Train the related-papers ranker (``kg.graph.rerank``) on citation links.
 
-    python -m kg.graph.train_related [--data ../shared/data] [-o kg/graph/data/related.npz] [--folds 2]
+    python -m kg.training.related [--data ../shared/data] [-o kg/graph/data/related.npz] [--folds 2]
 
 The 6,545 papers of ``citations-dev.json.gz`` (title, abstract, and the year their arXiv id
 gives) are ingested into a fresh embedded store ranked by similarity alone. Then all of them
@@ -31,7 +31,7 @@ from kg.graph.shares import shared_concept_edges, similarity
 from kg.graph.trees import Trees
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-DEFAULT_OUT = Path(__file__).resolve().parent / "data" / "related.npz"
+DEFAULT_OUT = Path(__file__).resolve().parents[1] / "graph" / "data" / "related.npz"  # what kg.graph.rerank loads
 _ARXIV = re.compile(r"^(\d{2})(\d{2})\.\d{4,5}")
 
 
@@ -49,8 +49,10 @@ def citation_records(data: Path) -> tuple[list[dict], dict[str, set[str]]]:
     """The papers of ``citations-dev.json.gz`` as kg records, and each paper's citing and cited papers."""
     with gzip.open(data / "citations-dev.json.gz", "rt", encoding="utf-8") as handle:
         found = json.load(handle)
-    rows = [{"id": p["id"], "title": p["title"], "abstract": p["abstract"], "authors": [], "year": arxiv_year(p["id"])}
-            for p in found["papers"]]
+    rows = [
+        {"id": p["id"], "title": p["title"], "abstract": p["abstract"], "authors": [], "year": arxiv_year(p["id"])}
+        for p in found["papers"]
+    ]
     links: dict[str, set[str]] = {}
     for citing, cited in found["edges"]:
         links.setdefault(citing, set()).add(cited)
@@ -95,8 +97,14 @@ def pools(rows: list[dict]) -> list[tuple]:
                 touched.setdefault(pid, {})[key] = weight
         topics = service.store.topics_of_papers(ids)
     recorder = _Recorder()
-    shared_concept_edges(touched, {}, len(ids), topics_of=lambda q: {i: topics[i] for i in q if i in topics},
-                         years={r["id"]: r["year"] for r in rows}, ranker=recorder)
+    shared_concept_edges(
+        touched,
+        {},
+        len(ids),
+        topics_of=lambda q: {i: topics[i] for i in q if i in topics},
+        years={r["id"]: r["year"] for r in rows},
+        ranker=recorder,
+    )
     return recorder.pools
 
 
@@ -109,7 +117,9 @@ def fit(pools_, links, skip=lambda paper, other: False) -> Trees:
         keep = [k for k, o in enumerate(others) if not skip(paper, o)]
         x.append(features(mine, signals, theirs)[keep])
         y.extend(others[k] in links.get(paper, ()) for k in keep)
-    model = HistGradientBoostingClassifier(max_iter=100, learning_rate=0.05, max_leaf_nodes=15, min_samples_leaf=200, random_state=0)
+    model = HistGradientBoostingClassifier(
+        max_iter=100, learning_rate=0.05, max_leaf_nodes=15, min_samples_leaf=200, random_state=0
+    )
     model.fit(np.vstack(x), np.array(y))
     return Trees.from_sklearn(model, FEATURES)
 
@@ -121,8 +131,11 @@ def fold_of(paper: str, folds: int) -> int:
 
 def held_out(pools_, links, f: int, folds: int) -> Trees:
     """Trees fitted without fold ``f``: none of its papers' pools, and none of its papers as a positive."""
-    return fit([p for p in pools_ if fold_of(p[0], folds) != f], links,
-               skip=lambda a, b: fold_of(b, folds) == f and b in links.get(a, ()))
+    return fit(
+        [p for p in pools_ if fold_of(p[0], folds) != f],
+        links,
+        skip=lambda a, b: fold_of(b, folds) == f and b in links.get(a, ()),
+    )
 
 
 def cross_validate(pools_, links, folds: int, k: int = 10) -> dict[str, float]:

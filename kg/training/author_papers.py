@@ -1,6 +1,6 @@
 """The training mentions: byline names with the venues' own author ids, and each paper's concepts.
 
-Build-time code (``python -m kg.authors.train``, ``bench/authors.py``): it reads
+Build-time code (``python -m kg.training.authors``, ``bench/authors.py``): it reads
 ``author-ids-train.jsonl.gz`` beside the scale corpus, and the OpenReview ids of
 ``keywords-openreview.jsonl.gz``. Concepts come from kg's own extractor, as an
 ingest gives them, and are cached (they take minutes to compute).
@@ -66,10 +66,17 @@ def read_training_papers(data: Path, *, openreview: bool = True) -> Iterator[Tra
             found = ids.get(row["id"])
             if found is None or len(found) != len(row["authors"]):
                 continue
-            yield TrainingPaper(row["id"], row.get("title") or "", row.get("abstract") or "", tuple(row["authors"]),
-                                tuple(tagged_id(i) for i in found),
-                                tuple(row["affiliations"]) if row.get("affiliations") else None,
-                                tuple(row.get("keywords") or ()), row.get("venue") or "", row.get("year"))
+            yield TrainingPaper(
+                row["id"],
+                row.get("title") or "",
+                row.get("abstract") or "",
+                tuple(row["authors"]),
+                tuple(tagged_id(i) for i in found),
+                tuple(row["affiliations"]) if row.get("affiliations") else None,
+                tuple(row.get("keywords") or ()),
+                row.get("venue") or "",
+                row.get("year"),
+            )
     if not openreview:
         return
     with gzip.open(data / KEYWORDS_FILE, "rt", encoding="utf-8") as f:
@@ -78,9 +85,17 @@ def read_training_papers(data: Path, *, openreview: bool = True) -> Iterator[Tra
             found = row.get("author_ids") or []
             if not any(found) or len(found) != len(row.get("authors") or ()):
                 continue
-            yield TrainingPaper(row["id"], row.get("title") or "", row.get("abstract") or "", tuple(row["authors"]),
-                                tuple(tagged_id(i) for i in found), None, tuple(row.get("keywords") or ()),
-                                row.get("venue") or "", row.get("year"))
+            yield TrainingPaper(
+                row["id"],
+                row.get("title") or "",
+                row.get("abstract") or "",
+                tuple(row["authors"]),
+                tuple(tagged_id(i) for i in found),
+                None,
+                tuple(row.get("keywords") or ()),
+                row.get("venue") or "",
+                row.get("year"),
+            )
 
 
 def concepts_cache(papers: list[TrainingPaper], cache: Path, *, top_n: int = 15, chunk: int = 2000) -> dict[str, tuple[str, ...]]:
@@ -95,7 +110,7 @@ def concepts_cache(papers: list[TrainingPaper], cache: Path, *, top_n: int = 15,
 
         extractor = ConceptExtractor.load(top_n=top_n, n_process=2)
         for start in range(0, len(todo), chunk):
-            part = todo[start:start + chunk]
+            part = todo[start : start + chunk]
             docs = [DocumentInput(p.abstract, p.keywords, p.title) for p in part]
             for p, concepts in zip(part, extractor.extract(docs), strict=True):
                 found[p.id] = tuple(c.key for c in concepts)
@@ -111,7 +126,7 @@ def paper_mentions(paper: TrainingPaper, concepts: tuple[str, ...]) -> list[tupl
     out = []
     seen: set[str] = set()
     for position, raw in enumerate(paper.authors):
-        others = paper.authors[:position] + paper.authors[position + 1:]
+        others = paper.authors[:position] + paper.authors[position + 1 :]
         place = paper.affiliations[position] if paper.affiliations else None
         m = mention_of(paper.id, position, raw, others, place, paper.venue, paper.year, concepts)
         if m is None or m.name.full in seen:  # a byline printed twice

@@ -1,6 +1,6 @@
 """Train the concept ranker on real author keywords.
 
-    python -m kg.extract.train [--data DIR] [--without iclr2024] [-o FILE]
+    python -m kg.training.concepts [--data DIR] [--without iclr2024] [-o FILE]
 
 Author keywords are what the authors themselves call the key concepts of their
 paper. The training papers are the ones with real author keywords in
@@ -71,8 +71,13 @@ def read_training_papers(data: Path, sources: list[str], *, titles_only: bool = 
                 if venues is not None and row.get("venue") not in venues:
                     continue
                 if row.get("keywords") and (row.get("title") and not row.get("abstract") if titles_only else row.get("abstract")):
-                    yield TrainingPaper(row["id"], row.get("title") or "", row.get("abstract") or "", tuple(row["keywords"]),
-                                        row.get("venue") or "")
+                    yield TrainingPaper(
+                        row["id"],
+                        row.get("title") or "",
+                        row.get("abstract") or "",
+                        tuple(row["keywords"]),
+                        row.get("venue") or "",
+                    )
 
 
 def _fold(paper_id: str) -> int:
@@ -165,9 +170,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--without", action="append", default=[], choices=sorted(SOURCES), help="leave a source out")
     parser.add_argument("-o", "--output", type=Path, default=None, help="model file (default: the one kg ships)")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--openreview-prior-weight", type=float, default=PRIOR_WEIGHTS["openreview-"],
-                        help="how much each keywords-openreview paper counts in the keyphraseness prior; above 0 its "
-                             "title-only papers count too (the shipped model: 0)")
+    parser.add_argument(
+        "--openreview-prior-weight",
+        type=float,
+        default=PRIOR_WEIGHTS["openreview-"],
+        help="how much each keywords-openreview paper counts in the keyphraseness prior; above 0 its "
+        "title-only papers count too (the shipped model: 0)",
+    )
     args = parser.parse_args(argv)
     sources = [s for s in SOURCES if s not in args.without]
     papers = list(read_training_papers(args.data, sources))
@@ -179,8 +188,11 @@ def main(argv: list[str] | None = None) -> None:
     ranker.meta |= {"sources": sources, "features": len(FEATURES)}
     output = args.output or shipped_model_path()
     output.write_text(json.dumps(ranker.to_json(), separators=(",", ":"), ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"{len(papers)} papers, {ranker.meta['examples']} candidates ({ranker.meta['positives']} named by authors), "
-          f"{len(ranker.prior)} prior phrases -> {output}", file=sys.stderr)
+    print(
+        f"{len(papers)} papers, {ranker.meta['examples']} candidates ({ranker.meta['positives']} named by authors), "
+        f"{len(ranker.prior)} prior phrases -> {output}",
+        file=sys.stderr,
+    )
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Train the author model on the venues' own author ids, and score who-is-who (B3).
 
-    python -m kg.authors.train [--data DIR] [-o FILE] [--cv]
+    python -m kg.training.authors [--data DIR] [-o FILE] [--cv]
 
 Each mention with an id is compared, in corpus order, with every person of its
 block whose name it fits, as ``Assigner`` will compare it; the example is
@@ -21,7 +21,7 @@ from pathlib import Path
 from kg.authors.assign import MODEL_PATH, Assigner, Block, PairModel, People, Person
 from kg.authors.features import name_level
 from kg.authors.profile import Profile
-from kg.authors.training import CORPUS_FILE, TrainingPaper, concepts_cache, paper_mentions, read_training_papers
+from kg.training.author_papers import CORPUS_FILE, TrainingPaper, concepts_cache, paper_mentions, read_training_papers
 
 __all__ = ["examples", "fit", "cluster", "b3", "score", "cv_predictions", "main"]
 
@@ -49,8 +49,12 @@ def examples(papers: Sequence[TrainingPaper], concepts: Mapping[str, tuple[str, 
             if not gold:
                 continue
             block = blocks[m.block]
-            found = [(p, lvl) for p in block.people if p.key not in on_paper or p.key == gold
-                     if (lvl := name_level(m.name, p.profile.names))]
+            found = [
+                (p, lvl)
+                for p in block.people
+                if p.key not in on_paper or p.key == gold
+                if (lvl := name_level(m.name, p.profile.names))
+            ]
             for p, x in block.pairs(m, found):
                 X.append(x)
                 y.append(int(p.key == gold))
@@ -72,11 +76,14 @@ def fit(X, y, threshold: float = 0.5) -> PairModel:
     mean, scale = X.mean(axis=0), X.std(axis=0)
     scale[scale == 0] = 1.0
     lr = LogisticRegression(C=1.0, max_iter=2000).fit((X - mean) / scale, np.asarray(y))
-    return PairModel(tuple(mean.round(6)), tuple(scale.round(6)), tuple(lr.coef_[0].round(6)), round(float(lr.intercept_[0]), 6),
-                     threshold)
+    return PairModel(
+        tuple(mean.round(6)), tuple(scale.round(6)), tuple(lr.coef_[0].round(6)), round(float(lr.intercept_[0]), 6), threshold
+    )
 
 
-def cluster(papers: Sequence[TrainingPaper], concepts: Mapping[str, tuple[str, ...]], model: PairModel) -> dict[tuple[str, int], str]:
+def cluster(
+    papers: Sequence[TrainingPaper], concepts: Mapping[str, tuple[str, ...]], model: PairModel
+) -> dict[tuple[str, int], str]:
     """(paper id, byline position) -> person key, as an ingest of these papers (without ids) assigns them."""
     people = People()
     assigner = Assigner(people, model)
@@ -150,8 +157,16 @@ def score(pred: Mapping, gold: Mapping, written: Mapping) -> dict:
         for sub in per:
             if sub:
                 n = len(sub)
-                rows.append((n, b3(pred, sub), b3(pred, sub, shared), b3(pred, sub, variants),
-                             len(shared & sub.keys()), len(variants & sub.keys())))
+                rows.append(
+                    (
+                        n,
+                        b3(pred, sub),
+                        b3(pred, sub, shared),
+                        b3(pred, sub, variants),
+                        len(shared & sub.keys()),
+                        len(variants & sub.keys()),
+                    )
+                )
         total = sum(r[0] for r in rows)
         avg = lambda i, w, rows=rows: tuple(sum(r[i][k] * r[w] for r in rows) / max(1, sum(r[w] for r in rows)) for k in range(3))
         out[source or "all"] = {"mentions": total, "b3": avg(1, 0), "shared_name": avg(2, 4), "variants": avg(3, 5)}
@@ -187,7 +202,7 @@ def count_names(corpus: Path, output: Path, minimum: int = 3) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m kg.authors.train", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m kg.training.authors", description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=Path("../shared/data"))
     parser.add_argument("-o", "--output", type=Path, default=MODEL_PATH)
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "kg" / "author-train-concepts.json.gz")
@@ -207,9 +222,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.cv:
         threshold = cross_validate(papers, concepts, X, y, groups)
     model = fit(X, y, threshold)
-    args.output.write_text(json.dumps(model.to_json(trained_on={
-        "papers": len(papers), "pairs": len(y), "sources": "author-ids-train.jsonl.gz, keywords-openreview.jsonl.gz"}),
-        indent=1) + "\n", encoding="utf-8")
+    args.output.write_text(
+        json.dumps(
+            model.to_json(
+                trained_on={
+                    "papers": len(papers),
+                    "pairs": len(y),
+                    "sources": "author-ids-train.jsonl.gz, keywords-openreview.jsonl.gz",
+                }
+            ),
+            indent=1,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     print(f"wrote {args.output}", file=sys.stderr)
     return 0
 

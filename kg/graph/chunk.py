@@ -1,0 +1,61 @@
+"""One chunk of listings as a graph batch: the step the single-machine ingest and the Spark stages share.
+
+A chunk's records are merged (a paper listed twice is one paper), the papers the store does not hold
+yet have their concepts extracted, and the batch gets its nodes, edges and topic signatures. What
+comes after differs by engine and is not here: the single-machine ingest then decides who is who
+and links the new papers against the store (``kg.ingest``); Spark does both over the whole corpus,
+a name block and a concept block at a time (``kg.spark``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from kg.extract.pipeline import DocumentInput, ExtractedConcept
+from kg.extract.topics import paper_topics
+from kg.graph.build import GraphBatch, MergedRecord, build_batch, merge_records
+from kg.models import SourceRecord
+
+__all__ = ["Chunk", "build_chunk"]
+
+# The concepts of the new papers' documents (the merged records they came from beside them, in order).
+Extract = Callable[[list[DocumentInput], list[MergedRecord]], Sequence[Sequence[ExtractedConcept]]]
+
+
+class Chunk:
+    """A built chunk: its batch, its merged records, the ids among them already known, and the new ones."""
+
+    __slots__ = ("batch", "merged", "known", "new")
+
+    def __init__(self, batch: GraphBatch, merged: list[MergedRecord], known: set[str], new: list[MergedRecord]) -> None:
+        self.batch, self.merged, self.known, self.new = batch, merged, known, new
+
+
+def build_chunk(
+    records: Iterable[SourceRecord],
+    known_of: Callable[[list[str]], set[str]],
+    extract: Extract,
+    *,
+    max_coauthor_byline: int,
+    known_author_ids: Mapping[str, str] | None = None,
+) -> Chunk:
+    """The chunk's batch, keyed by name (the people stage keys it by person) and without shares-concept edges.
+
+    ``known_of`` answers which of the chunk's paper ids are already stored, or listed in an earlier
+    chunk: for those the chunk adds only what their listings add (areas, ids). ``extract`` is called
+    once, with the new papers only.
+    """
+    merged = merge_records(records)
+    known = known_of([m.id for m in merged])
+    new = [m for m in merged if m.id not in known]
+    documents = [DocumentInput(m.record.abstract, tuple(m.keywords), m.record.title or "") for m in new]
+    found = extract(documents, new) if new else []
+    batch = build_batch(
+        merged,
+        {m.id: c for m, c in zip(new, found, strict=True)},
+        new_ids={m.id for m in new},
+        max_coauthor_byline=max_coauthor_byline,
+        known_author_ids=known_author_ids,
+    )
+    batch.set_topics(paper_topics(batch.papers))
+    return Chunk(batch, merged, known, new)
