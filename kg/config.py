@@ -59,7 +59,10 @@ class Settings(BaseSettings):
         default=None, alias="KG_RELATED_MODEL", description="a related-papers ranker file instead of the shipped one"
     )
     max_coauthor_byline: int = Field(
-        default=100, alias="KG_MAX_COAUTHOR_BYLINE", ge=2, description="longest byline that still adds co-author pairs"
+        default=100,
+        alias="KG_MAX_COAUTHOR_BYLINE",
+        ge=2,
+        description="longest byline that still adds co-author pairs (and who-is-who evidence)",
     )
 
     spark_connector_jar: Path | None = Field(

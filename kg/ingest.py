@@ -182,7 +182,7 @@ class Ingest:
     def _assign_people(self, batch) -> None:
         """The people stage (``kg.authors``): each new byline name becomes a known person or a new one."""
         started = time.perf_counter()
-        mentions = batch_mentions(batch)
+        mentions = batch_mentions(batch, max_coauthor_byline=self.settings.max_coauthor_byline)
         known = People(self.store)  # read afresh for each chunk: memory holds a chunk's blocks, not the store's
         known.prepare(m for _, m in mentions)
         keys, people = people_of(assign_in_order(Assigner(known), mentions))

@@ -46,6 +46,11 @@ class Mention:
         return self.name.block
 
 
+def coauthor_names(names: Iterable[str]) -> list[str | None]:
+    """Each byline name as a mention's co-authors hold it (its folded full name; None for a name without letters)."""
+    return [p.full if (p := parse_name(clean_author_name(n))) is not None else None for n in names]
+
+
 def mention_of(
     paper: str,
     position: int,
@@ -56,21 +61,25 @@ def mention_of(
     year: int | None,
     concepts: Sequence[str],
     source_id: str | None = None,
+    *,
+    folded_coauthors: Iterable[str] | None = None,
 ) -> Mention | None:
     """The mention of ``name`` at ``position`` of a paper's byline (None for a name without letters);
-    ``coauthors`` are the byline's other names."""
+    ``coauthors`` are the byline's other names. A caller making every mention of one byline passes
+    ``folded_coauthors`` instead (``coauthor_names`` of the others): each name is then parsed once
+    per byline, not once per name beside it."""
     written = clean_author_name(name)
     parsed = parse_name(written)
     if parsed is None:
         return None
-    others = (p.full for other in coauthors if (p := parse_name(clean_author_name(other))) is not None)
+    others = coauthor_names(coauthors) if folded_coauthors is None else folded_coauthors
     place = " ".join(fold(affiliation).split()) if affiliation else None
     return Mention(
         paper,
         position,
         written,
         parsed,
-        tuple(dict.fromkeys(others)),
+        tuple(dict.fromkeys(o for o in others if o is not None)),
         place or None,
         venue_series(venue),
         year,

@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from itertools import combinations
 
-from kg.authors.assign import Assigner, Decision, Mention, mention_of
+from kg.authors.assign import Assigner, Decision, Mention, coauthor_names, mention_of
 from kg.graph.build import GraphBatch
 from kg.graph.identity import make_author, make_institution
 from kg.models import Author
@@ -24,8 +24,12 @@ __all__ = ["batch_mentions", "assign_in_order", "people_of", "rewrite"]
 Order = tuple[int, int, int]  # chunk, paper index in its batch, byline position
 
 
-def batch_mentions(batch: GraphBatch, chunk: int = 0) -> list[tuple[Order, Mention]]:
-    """The batch's new bylines as mentions, each with its place in ingest order."""
+def batch_mentions(batch: GraphBatch, chunk: int = 0, max_coauthor_byline: int = 100) -> list[tuple[Order, Mention]]:
+    """The batch's new bylines as mentions, each with its place in ingest order.
+
+    A byline of more than ``max_coauthor_byline`` names (``KG_MAX_COAUTHOR_BYLINE``) gives its
+    mentions no co-authors, as it gives the graph no co-author pairs: five thousand names on a
+    physics paper say nothing about who any one of them works with."""
     index = {p.id: (i, p) for i, p in enumerate(batch.papers)}
     concepts: dict[str, list[tuple[float, str]]] = defaultdict(list)
     for pid, key, weight in batch.mentions:
@@ -33,15 +37,26 @@ def batch_mentions(batch: GraphBatch, chunk: int = 0) -> list[tuple[Order, Menti
     names: dict[str, list[str]] = defaultdict(list)
     for pid, _, written, _, _ in batch.bylines:
         names[pid].append(written)
+    folded = {pid: coauthor_names(byline) if len(byline) <= max_coauthor_byline else [] for pid, byline in names.items()}
     out = []
     nth: dict[str, int] = defaultdict(int)
     for pid, position, written, place, source_id in batch.bylines:
         i, paper = index[pid]
         k = nth[pid]
         nth[pid] += 1
-        others = names[pid][:k] + names[pid][k + 1 :]
+        byline = folded[pid]
+        others = (byline[j] for j in range(len(byline)) if j != k)  # each name was parsed once per byline
         m = mention_of(
-            pid, position, written, others, place, paper.venue, paper.year, [key for _, key in sorted(concepts[pid])], source_id
+            pid,
+            position,
+            written,
+            (),
+            place,
+            paper.venue,
+            paper.year,
+            [key for _, key in sorted(concepts[pid])],
+            source_id,
+            folded_coauthors=others,
         )
         if m is not None:
             out.append(((chunk, i, position), m))

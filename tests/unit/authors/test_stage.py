@@ -1,0 +1,38 @@
+"""A batch's bylines as mentions: the other names of the byline, folded, and none from a byline over the limit."""
+
+from __future__ import annotations
+
+from kg.authors.stage import batch_mentions
+from kg.graph.build import build_batch, merge_records
+from kg.models import SourceRecord
+
+
+def _batch(*bylines, limit=100):
+    records = [
+        SourceRecord("t.jsonl", i + 1, f"Abstract {i}.", tuple(names), title=f"Paper {i}") for i, names in enumerate(bylines)
+    ]
+    merged = merge_records(records)
+    return build_batch(merged, {}, new_ids={m.id for m in merged}, max_coauthor_byline=limit)
+
+
+def test_a_mention_holds_the_other_names_of_its_byline_folded_and_once():
+    batch = _batch(["Ann Lee", "Bo Chen", "Aurélien Lucchi"], ["Bo Chen", "Ann Lee"])
+    mentions = [m for _, m in batch_mentions(batch)]
+    assert [m.written for m in mentions] == ["Ann Lee", "Bo Chen", "Aurélien Lucchi", "Bo Chen", "Ann Lee"]
+    assert [m.coauthors for m in mentions] == [
+        ("bo chen", "aurelien lucchi"),
+        ("ann lee", "aurelien lucchi"),
+        ("ann lee", "bo chen"),
+        ("ann lee",),
+        ("bo chen",),
+    ]
+
+
+def test_a_byline_over_the_limit_gives_no_coauthors_as_it_gives_no_pairs():
+    names = [f"Member {i:04d}" for i in range(12)]
+    batch = _batch(names, ["Member 0001", "Member 0002"], limit=10)
+    mentions = batch_mentions(batch, max_coauthor_byline=10)
+    big = [m for _, m in mentions if m.paper == batch.papers[0].id]
+    small = [m for _, m in mentions if m.paper == batch.papers[1].id]
+    assert len(big) == 12 and all(m.coauthors == () for m in big)
+    assert [m.coauthors for m in small] == [("member 0002",), ("member 0001",)]
