@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from kg.models import Reference
 
-__all__ = ["CitationLink", "citation_links"]
+__all__ = ["CitationLink", "PairCitations", "citation_links", "pair_citations"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,3 +57,39 @@ def citation_links(
                 together[ref.paper_id].add(citer)
     links = [CitationLink(p, tuple(both.get(p, ())), tuple(sorted(together.get(p, ())))) for p in both.keys() | together.keys()]
     return sorted(links, key=lambda link: (-link.strength, link.paper))
+
+
+@dataclass(frozen=True, slots=True)
+class PairCitations:
+    """What citations say about two papers: whether either cites the other, the works both cite (each
+    once), and the papers that cite both."""
+
+    cites: bool  # the first paper cites the second
+    cited_by: bool  # the second cites the first
+    both_cite: tuple[Reference, ...]
+    cited_together_by: tuple[str, ...]
+
+
+def pair_citations(
+    a: str, b: str, refs_a: Sequence[Reference], refs_b: Sequence[Reference], citers_a: Sequence[str], citers_b: Sequence[str]
+) -> PairCitations:
+    """Citations between papers ``a`` and ``b`` and around them: their references and the papers citing each.
+
+    A work kg has is one work whichever key each paper cites it by; a work kg lacks is matched by its key.
+
+    >>> from kg.models import Reference
+    >>> pair = pair_citations("a", "b", [Reference("doi:x", "p1"), Reference("arxiv:2", "b")],
+    ...                       [Reference("arxiv:1", "p1"), Reference("title:z")], ["c", "d"], ["d", "a"])
+    >>> pair.cites, pair.cited_by, [r.key for r in pair.both_cite], pair.cited_together_by
+    (True, False, ['doi:x'], ('d',))
+    """
+    theirs = {r.paper_id or r.key for r in refs_b}
+    both: dict[str, Reference] = {}
+    for ref in refs_a:
+        work = ref.paper_id or ref.key
+        if work in theirs and ref.paper_id not in (a, b):
+            both.setdefault(work, ref)
+    together = tuple(sorted(set(citers_a) & set(citers_b) - {a, b}))
+    return PairCitations(
+        any(r.paper_id == b for r in refs_a), any(r.paper_id == a for r in refs_b), tuple(both.values()), together
+    )

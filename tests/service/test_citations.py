@@ -220,3 +220,33 @@ def test_the_exported_graph_keeps_citations_beside_shared_concepts(make_service,
         assert all(p.stat().st_size > 0 for p in written)
     back = nx.read_graphml(tmp_path / "graph.graphml")
     assert back.number_of_edges() == g.number_of_edges()
+
+
+def test_a_related_paper_says_why_concepts_people_and_citations(make_service, tmp_path):
+    """RelatedPaper.reasons, through GraphQL (answered by graphql-core: plans leave the field to it)."""
+    from fastapi.testclient import TestClient
+
+    from kg.api.app import create_app
+
+    svc = make_service()
+    rows = [
+        paper("p1", "Attention Is All You Need", authors=["Ashish Vaswani"]),
+        paper("p2", "Transformers for translation", references=["p1", "Sequence to sequence learning with networks"]),
+        paper("p3", "Transformers for vision", references=["p1", "Sequence to sequence learning with networks"]),
+        paper("p5", "A survey of transformers", authors=["Alan Turing"], references=["p2", "p3"]),
+    ]
+    svc.ingest([write_jsonl(tmp_path / "a.jsonl", rows)])
+    q = "query($id: ID!) { paper(id: $id) { related { paper { id } sharedConcepts { name } reasons } } }"
+    with TestClient(create_app(svc)) as client:
+        body = client.post("/graphql", json={"query": q, "variables": {"id": "p2"}}).json()
+    assert "errors" not in body, body
+    related = {r["paper"]["id"]: r for r in body["data"]["paper"]["related"]}
+    assert {"p3", "p5"} <= set(related)
+    p3, p5 = related["p3"], related["p5"]
+    about = f"both about {', '.join(c['name'] for c in p3['sharedConcepts'][:5])}"
+    assert p3["reasons"][0].startswith(about) and p3["reasons"][1:] == [
+        "both by Ada Lovelace",
+        "both cite Attention Is All You Need, title:sequence to sequence learning with networks",
+        "cited together by A survey of transformers",
+    ]
+    assert p5["reasons"][1:] == ["it cites this paper"]  # a different author, and nothing else in common

@@ -9,6 +9,7 @@ import strawberry
 
 from kg.api.graphql.context import Info
 from kg.api.graphql.pagination import check_first
+from kg.api.graphql.types.reasons import related_reasons
 from kg.graph.coupling import citation_links
 from kg.models import Paper
 
@@ -150,7 +151,9 @@ class PaperType:
         concepts = await info.context.loaders.concept.load_many([k for r in rows for k in r.shared])
         by_key = {c.key: c for c in concepts if c is not None}
         return [
-            RelatedPaperType(paper=PaperType(model=p), shared=[by_key[k] for k in r.shared if k in by_key], score=r.score)
+            RelatedPaperType(
+                paper=PaperType(model=p), shared=[by_key[k] for k in r.shared if k in by_key], score=r.score, source=self.model.id
+            )
             for r, p in zip(rows, papers, strict=True)
             if p is not None
         ]
@@ -182,6 +185,7 @@ class CitationLinkType:
 class RelatedPaperType:
     paper: PaperType
     shared: strawberry.Private[list]
+    source: strawberry.Private[str]  # the paper whose related papers these are
     score: float = strawberry.field(
         description="How strongly the two are related, 0 to 1: by default the citation model's "
         "likelihood of a citation between them, leaned toward their similarity."
@@ -192,6 +196,14 @@ class RelatedPaperType:
         from kg.api.graphql.types.concept import ConceptType
 
         return [ConceptType(model=c) for c in self.shared]
+
+    @strawberry.field(
+        description="Why the two are related, in words, in this order: the concepts both are about, "
+        "the people who wrote both, and what citations say (one cites the other; the works both cite; the papers "
+        "that cite both)."
+    )
+    async def reasons(self, info: Info) -> list[str]:
+        return await related_reasons(info.context.loaders, self.source, self.paper.model.id, self.shared)
 
 
 @strawberry.type(name="SearchHit")
