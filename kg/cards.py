@@ -90,7 +90,7 @@ class Cards:
         keys = sorted({k for r in found for k in r.shared})
         concepts = dict(zip(keys, self.store.concepts_by_keys(keys), strict=True))
         return [
-            RelatedCard(p, r.score, [concepts[k] for k in r.shared if concepts.get(k) is not None])
+            RelatedCard(p, r.score, [c for k in r.shared if (c := concepts.get(k)) is not None])
             for r, p in zip(found, papers, strict=True)
             if p is not None
         ]

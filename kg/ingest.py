@@ -96,7 +96,8 @@ class Ingest:
         """
         started = time.perf_counter()
         self.store.check()
-        files = expand_paths(paths, skipped := [])  # (path, why) a folder held that kg passes over
+        skipped: list[tuple[Path, str]] = []  # (path, why) a folder held that kg passes over
+        files = expand_paths(paths, skipped)
         size = self.settings.ingest_chunk
         held: list[SourceRecord] | None = []  # the records themselves while they fit in one chunk
         n_records = 0
@@ -113,14 +114,14 @@ class Ingest:
             stream = (r for f in files for r in read_path(f, None if on_error is None else _ignore))
             chunks = _in_chunks(progress(stream, n_records, "ingesting"), size)
             inner = no_progress
-        totals = Counter()
+        totals: Counter[str] = Counter()
         with self.store.writer_lock():
             self._fresh_run(on_error)
             before = self.store.stats()
             for chunk in chunks:
                 added, present, repeated = self._chunk(chunk, before.papers + totals["added"], inner)
                 totals.update(added=added, present=present, repeated=repeated)
-            self._signatures = {}
+            self._signatures.clear()  # what a run read is not kept past it
         return IngestSummary(
             files=len(files),
             records=n_records,

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from contextlib import AbstractContextManager, nullcontext
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
+from typing import Any
 
 from kg.errors import InvalidArgument
 from kg.graph.build import GraphBatch
@@ -97,7 +98,7 @@ class BatchedReads(ABC):
         """Several lists of papers (``authors``, ``areas``, ``concepts``) or of authors (``papers``,
         ``coauthors``) at once, each exactly as its own method gives it: what a query asks for side by
         side under one node. A store may answer them in one round trip."""
-        methods = {
+        methods: dict[tuple[str, str], Callable[[Sequence[str]], list[list[Any]]]] = {
             ("paper", "authors"): self.authors_of_papers,
             ("paper", "areas"): self.areas_of_papers,
             ("paper", "concepts"): self.concepts_of_papers,
@@ -227,7 +228,7 @@ class Store(BatchedReads):
 
     def count_papers(self, paper_filter: PaperFilter) -> int:
         """How many papers the filter matches."""
-        return self.find_papers(paper_filter, 0, 0).total
+        return self.find_papers(paper_filter, 0, 0).total or 0  # counted: ``count`` is on
 
     @abstractmethod
     def paper_facets(self, paper_filter: PaperFilter) -> Facets:

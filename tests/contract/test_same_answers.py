@@ -176,6 +176,15 @@ def test_suggest_and_network_answer_what_the_data_says(both):
         assert [s["kind"] for s in data["b"]].count("CONCEPT") <= 3
         assert {"kind": "AUTHOR", "id": "aapo hyvärinen"} in data["c"]
         assert {"kind": "AUTHOR", "id": "wei lin"} in data["d"]
+        plain, inline, named = (
+            run(client, '{ suggest(prefix: "wei l") { id ' + hint + " } }" + fragment)["suggest"]
+            for hint, fragment in (
+                ("hint", ""),
+                ("... on Suggestion { hint }", ""),
+                ("...H", " fragment H on Suggestion { hint }"),
+            )
+        )
+        assert plain == inline == named and any(s["hint"] for s in plain)  # a hint asked inside a fragment is answered
         net = run(client, NETWORK)["author"]["network"]
         ids = {x["id"] for x in net["nodes"]}
         assert len(ids) == 3 < net["totalNodes"] == 5 and "wei lin" in ids

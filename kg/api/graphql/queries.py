@@ -8,6 +8,7 @@ from typing import Annotated
 from functools import partial
 
 import strawberry
+from strawberry.types.nodes import SelectedField
 
 from kg.api.graphql.context import Info
 from kg.api.graphql.pagination import DEFAULT_FIRST, Connection, check_first, connection, page_window, lazily_counted
@@ -30,6 +31,11 @@ class StatsType:
     research_areas: int = strawberry.field(description="Top-level areas and leaves.")
     coauthor_edges: int = strawberry.field(description="Distinct co-author pairs.")
     shared_concept_edges: int = strawberry.field(description="Distinct paper pairs joined by a shares-concept edge.")
+
+
+def _selects(selections, name: str) -> bool:
+    """Whether a selection set asks for the field ``name``, directly or inside a fragment."""
+    return any(f.name == name if isinstance(f, SelectedField) else _selects(f.selections, name) for f in selections)
 
 
 @strawberry.type(name="Person", description="One bearer of a name, and what tells them apart from the others.")
@@ -100,7 +106,7 @@ class PaperFacetsType:
     venues: list[VenueCountType] = strawberry.field(description="Papers per venue, most first.")
 
 
-def paper_query(f: PaperFilterInput | None, order: "PaperOrderEnum" = None) -> PaperQuery:
+def paper_query(f: PaperFilterInput | None, order: "PaperOrderEnum | None" = None) -> PaperQuery:
     f = f or PaperFilterInput()
     return PaperQuery(
         f.area, f.concept, f.author, f.text, f.year_from, f.year_to, f.venue, order.value if order is not None else "id"
@@ -265,7 +271,7 @@ class Query:
         first = check_first(first, 5)
         found = await info.context.call(info.context.service.suggest, prefix, first)
         authors = [s.key for s in found if s.kind == "author"]
-        asked = authors and any(f.name == "hint" for f in info.selected_fields[0].selections)
+        asked = authors and _selects(info.selected_fields[0].selections, "hint")
         hints = await info.context.call(info.context.service.person_hints, authors) if asked else {}
         return [
             SuggestionType(

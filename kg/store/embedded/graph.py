@@ -50,8 +50,8 @@ def apply_batch(g: nx.DiGraph, batch: GraphBatch) -> None:
     _add_counts(
         g, "CO_AUTHORED", ((node_id("author", a), node_id("author", b), n) for (a, b), n in batch.coauthor_increments.items())
     )
-    for (p, q), (score, concepts) in batch.shared.items():
-        g.add_edge(node_id("paper", p), node_id("paper", q), type="SHARES_CONCEPT", score=score, concepts=list(concepts))
+    for (one, other), (score, concepts) in batch.shared.items():
+        g.add_edge(node_id("paper", one), node_id("paper", other), type="SHARES_CONCEPT", score=score, concepts=list(concepts))
     known = g.graph.setdefault("author_ids", {})
     for source_id, key in batch.author_ids.items():
         known.setdefault(source_id, key)
