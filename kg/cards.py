@@ -6,6 +6,7 @@ import difflib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from kg.explain import related_reasons
 from kg.graph.identity import author_key
 from kg.models import Author, Concept, Paper, ResearchArea
 
@@ -28,6 +29,7 @@ class RelatedCard:
     paper: Paper
     score: float
     shared: list[Concept]
+    reasons: list[str] = field(default_factory=list)  # why, in words (``kg.explain``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,11 +91,15 @@ class Cards:
         papers = self.store.papers_by_ids([r.paper_id for r in found])
         keys = sorted({k for r in found for k in r.shared})
         concepts = dict(zip(keys, self.store.concepts_by_keys(keys), strict=True))
-        return [
+        cards = [
             RelatedCard(p, r.score, [c for k in r.shared if (c := concepts.get(k)) is not None])
             for r, p in zip(found, papers, strict=True)
             if p is not None
         ]
+        pairs = [(paper_id, c.paper.id, tuple(x.name for x in c.shared)) for c in cards]
+        for card, why in zip(cards, related_reasons(self.service.batched_reads, pairs), strict=True):
+            card.reasons.extend(why)
+        return cards
 
     def author_card(self, name: str, limit: int) -> AuthorCard:
         """An author with papers and co-authors, or close names when none is called exactly that."""

@@ -118,10 +118,13 @@ def paper(paper_id: str, as_json: bool) -> None:
 @_first_option
 @_json_option
 def related(paper_id: str, first: int, as_json: bool) -> None:
-    """Papers linked to PAPER_ID by shared concepts, strongest first, with the concepts they share."""
+    """Papers linked to PAPER_ID by shared concepts, strongest first, with the concepts they share and, under
+    each, what else relates them (the people who wrote both, citations)."""
     found = _with_service(lambda s: Cards(s).related(paper_id, first), lambda f: f is None and _no_paper(paper_id))
     rows = [(f"{r.score:.2f}", r.paper.id, r.paper.label[:70], ", ".join(c.name for c in r.shared[:4])) for r in found]
-    _emit(as_json, {"paper": paper_id, "related": found}, [*_table(rows, ("score", "id", "title", "shared concepts"))])
+    header, *lines = _table(rows, ("score", "id", "title", "shared concepts"))
+    more = [[f"        {why}" for why in r.reasons if not why.startswith("both about ")] for r in found]
+    _emit(as_json, {"paper": paper_id, "related": found}, [header, *(x for line, m in zip(lines, more) for x in (line, *m))])
 
 
 @click.command()

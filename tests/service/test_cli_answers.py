@@ -47,12 +47,25 @@ def test_answers_read_like_the_api(seeded_embedded):
     expected = seeded_embedded.store.related_papers(["hf6032a1a499e7934"], 10)[0]
     assert [r["paper"]["id"] for r in related] == [r.paper_id for r in expected]
     assert all(r["shared"] for r in related)
+    assert [r["reasons"] for r in related] == api_reasons(seeded_embedded, "hf6032a1a499e7934")  # one answer, both ways
+    assert all(r["reasons"][0].startswith("both about ") for r in related)
     author = json.loads(run(env, "author", "Wei LIN").output)
     assert author["author"]["name"] == "Wei Lin" and {c["name"] for c in author["coauthors"]} >= {"Hong Xu"}
     concept = json.loads(run(env, "concept", "SAM").output)
     assert concept["concept"]["name"] == "sharpness-aware minimization" and concept["broader"] == "optimization method"
     path = json.loads(run(env, "path", "Wei Lin", "Hong Xu").output)["path"]
     assert [a["name"] for a in path] == ["Wei Lin", "Hong Xu"]
+
+
+def api_reasons(service, paper_id: str) -> list[list[str]]:
+    from fastapi.testclient import TestClient
+
+    from kg.api.app import create_app
+
+    query = "query($id: ID!) { paper(id: $id) { related(first: 10) { reasons } } }"
+    with TestClient(create_app(service)) as client:
+        body = client.post("/graphql", json={"query": query, "variables": {"id": paper_id}}).json()
+    return [r["reasons"] for r in body["data"]["paper"]["related"]]
 
 
 def test_a_near_miss_name_gets_suggestions(seeded_embedded):

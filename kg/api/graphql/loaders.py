@@ -19,6 +19,7 @@ from strawberry.dataloader import DataLoader
 
 from kg import deadline
 from kg.api.fairness import count_work
+from kg.explain import related_reasons
 from kg.service import KGService
 from kg.store.base import RELATED_LIMIT  # the most a `related(first:)` may ask for
 
@@ -103,6 +104,7 @@ class Loaders:
     area_paper_count: DataLoader
     author_timeline: DataLoader
     concept_timeline: DataLoader
+    related_reasons: DataLoader  # (paper id, related paper id, shared concept names) -> why, in words
 
     @classmethod
     def create(cls, service: KGService) -> "Loaders":
@@ -128,6 +130,7 @@ class Loaders:
             area_paper_count=load(s.paper_counts_of_areas),
             author_timeline=load(partial(service.overview.timelines, "author")),
             concept_timeline=load(partial(service.overview.timelines, "concept")),
+            related_reasons=load(partial(related_reasons, s)),
         )
 
 

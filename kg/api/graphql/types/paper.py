@@ -9,7 +9,6 @@ import strawberry
 
 from kg.api.graphql.context import Info
 from kg.api.graphql.pagination import check_first
-from kg.api.graphql.types.reasons import related_reasons
 from kg.graph.coupling import citation_links
 from kg.models import Paper
 
@@ -203,7 +202,8 @@ class RelatedPaperType:
         "that cite both)."
     )
     async def reasons(self, info: Info) -> list[str]:
-        return await related_reasons(info.context.loaders, self.source, self.paper.model.id, self.shared)
+        key = (self.source, self.paper.model.id, tuple(c.name for c in self.shared))
+        return await info.context.loaders.related_reasons.load(key)
 
 
 @strawberry.type(name="SearchHit")
