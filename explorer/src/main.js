@@ -425,7 +425,8 @@ async function paperView(id) {
     el("h2", {}, "Key concepts"),
     list(paper.concepts.map((c) => link("concept", c.id, c.name))),
     el("h2", {}, "Related papers"),
-    list(paper.related.map((r) => [link("paper", r.paper.id, r.paper.label), el("span", { class: "muted" }, ` — ${r.sharedConcepts.map((c) => c.name).join(", ")}`)])),
+    list(paper.related.map((r) => [link("paper", r.paper.id, r.paper.label), el("span", { class: "muted" }, ` — ${[
+      r.sharedConcepts.map((c) => c.name).join(", "), ...r.reasons.filter((why) => !why.startsWith("both about "))].join("; ")}`)])),
     ...(paper.references.length ? [el("h2", {}, `References (${paper.references.length})`),
       list([...cited.map((p) => link("paper", p.id, p.label)), ...stubs.map((r) => el("span", { class: "muted" }, `${r.key} (not in kg yet)`))])] : []),
     ...(paper.citedBy.length ? [el("h2", {}, "Cited by"), list(paper.citedBy.map((p) => link("paper", p.id, p.label)))] : []),

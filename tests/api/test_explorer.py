@@ -344,6 +344,10 @@ def _cites_edges(w: Watched) -> list[list[str]]:
     return w.page.evaluate("kgExplorer.graph.filterEdges((e, a) => a.cites).map(e => kgExplorer.graph.extremities(e).sort())")
 
 
+def mine_related(url, pid):
+    return api(url, "query($id: ID!) { paper(id: $id) { related { reasons } } }", id=pid)["paper"]["related"]
+
+
 def test_a_paper_page_shows_its_citations_both_ways_as_the_api_gives_them(browser, cited_url):
     w = Watched(browser, cited_url)
     try:
@@ -364,6 +368,13 @@ def test_a_paper_page_shows_its_citations_both_ways_as_the_api_gives_them(browse
         assert shown == [
             f"{link['paper']['label']} — both cite {', '.join(r['paper']['label'] for r in link['bothCite'])}" for link in links
         ]
+        related = w.page.eval_on_selector_all(
+            "#panel h2:has-text('Related papers') + ul li", "lis => lis.map(li => li.textContent)"
+        )
+        assert (
+            "Sharpness-aware minimization for efficiently improving generalization — sharpness-aware minimization, " in related[0]
+        )
+        assert related[0].endswith("; this paper cites it") and len(related) == len(mine_related(cited_url, "cite-c")), related
         w.shot("paper-citations")
 
         cited = api(cited_url, CITATIONS, id="cite-a")["paper"]
