@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from kg.models import Author, Reference, Suggestion
+from kg.models import Author, Paper, Reference, Suggestion
 
 __all__ = [
     "PaperFilter",
     "Network",
     "rank_suggestions",
     "references_from",
+    "paper_from",
     "PAPER_ORDERS",
     "RELATED_CONCEPTS_SAMPLE",
     "RELATED_LIMIT",
@@ -77,3 +78,18 @@ class Network:
     nodes: list[Author]
     edges: list[tuple[str, str, int]]  # source key, target key, joint papers
     within: int | None = None  # authors within the depth before a limit cut them (None: no cut)
+
+
+def paper_from(d) -> Paper:
+    """A paper from the properties both stores keep on its node (a graph node's attributes, a Neo4j map)."""
+    return Paper(
+        d["id"],
+        d.get("title"),
+        d["label"],
+        d["abstract"],
+        d.get("venue"),
+        d.get("year"),
+        bool(d.get("authors_truncated")),
+        d.get("concept_norm") or 0.0,
+        d.get("citations"),
+    )

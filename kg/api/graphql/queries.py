@@ -11,13 +11,13 @@ import strawberry
 from strawberry.types.nodes import SelectedField
 
 from kg.api.graphql.context import Info
-from kg.api.graphql.pagination import DEFAULT_FIRST, Connection, check_first, connection, page_window, lazily_counted
+from kg.api.graphql.pagination import DEFAULT_FIRST, Connection, check_first, connection, page_window
 from kg.api.graphql.rows import author_ref
 from kg.api.graphql.types.area import ResearchAreaType
 from kg.api.graphql.types.author import AuthorType
 from kg.api.graphql.types.concept import ConceptType
 from kg.api.graphql.types.overview import FieldMapType, TrendingConceptType, field_map, trending
-from kg.api.graphql.types.paper import PaperType, SearchHitType
+from kg.api.graphql.types.paper import PaperType, SearchHitType, paper_page
 from kg.service import PaperQuery
 
 __all__ = ["Query", "paper_query", "StatsType", "PaperFilterInput", "PaperOrderEnum", "PaperFacetsType"]
@@ -142,13 +142,8 @@ class Query:
         order_by: PaperOrderEnum = PaperOrderEnum.ID,
     ) -> Connection[PaperType]:
         query, service = paper_query(filter, order_by), info.context.service
-        return await lazily_counted(
-            info.context.call,
-            partial(service.papers, query, count=False),
-            partial(service.count_papers, query),
-            first,
-            after,
-            lambda p: PaperType(model=p),
+        return await paper_page(
+            info, partial(service.papers, query, count=False), partial(service.count_papers, query), first, after
         )
 
     @strawberry.field(description="Counts per year and per venue of the papers a filter matches.")

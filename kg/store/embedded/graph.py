@@ -13,6 +13,7 @@ import networkx as nx
 from kg.graph.build import GraphBatch
 from kg.graph.correction import PeopleCorrection
 from kg.models import Author, Concept, Paper, ResearchArea
+from kg.store.shapes import paper_from
 
 __all__ = ["GraphView", "adds_anything", "apply_batch", "apply_correction", "node_id"]
 
@@ -195,18 +196,7 @@ class GraphView:
         yield from self._in(node, etype)
 
     def _paper(self, node: str) -> Paper:
-        d = self.graph.nodes[node]
-        return Paper(
-            d["id"],
-            d.get("title"),
-            d["label"],
-            d["abstract"],
-            d.get("venue"),
-            d.get("year"),
-            d.get("authors_truncated", False),
-            d.get("concept_norm", 0.0),
-            d.get("citations"),
-        )
+        return paper_from(self.graph.nodes[node])
 
     def _author(self, node: str) -> Author:
         d = self.graph.nodes[node]

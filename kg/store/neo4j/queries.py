@@ -10,6 +10,7 @@ from dataclasses import fields
 from typing import LiteralString
 
 from kg.models import Author, Concept, Paper, ResearchArea
+from kg.store.shapes import paper_from
 
 __all__ = ["paper_filter_query", "lists_query", "paper_of", "author_of", "concept_of", "area_of"]
 
@@ -23,18 +24,7 @@ PAPER_MAP: LiteralString = paper_map()  # type: ignore[assignment]
 
 
 # -- rows back to models ------------------------------------------------------------------
-def paper_of(d: dict) -> Paper:
-    return Paper(
-        d["id"],
-        d.get("title"),
-        d["label"],
-        d["abstract"],
-        d.get("venue"),
-        d.get("year"),
-        bool(d.get("authors_truncated")),
-        d.get("concept_norm") or 0.0,
-        d.get("citations"),
-    )
+paper_of = paper_from  # a paper's node map (``p {.*}``)
 
 
 def author_of(d) -> Author:

@@ -7,8 +7,8 @@ from functools import partial
 import strawberry
 
 from kg.api.graphql.context import Info
-from kg.api.graphql.pagination import Connection, lazily_counted
-from kg.api.graphql.types.paper import PaperType
+from kg.api.graphql.pagination import Connection
+from kg.api.graphql.types.paper import PaperType, paper_page
 from kg.models import ResearchArea
 from kg.service import PaperQuery
 
@@ -49,11 +49,6 @@ class ResearchAreaType:
     @strawberry.field
     async def papers(self, info: Info, first: int | None = 20, after: str | None = None) -> Connection[PaperType]:
         query, service = PaperQuery(area=self.model.path), info.context.service
-        return await lazily_counted(
-            info.context.call,
-            partial(service.papers, query, count=False),
-            partial(service.count_papers, query),
-            first,
-            after,
-            lambda p: PaperType(model=p),
+        return await paper_page(
+            info, partial(service.papers, query, count=False), partial(service.count_papers, query), first, after
         )

@@ -7,8 +7,8 @@ from functools import partial
 import strawberry
 
 from kg.api.graphql.context import Info
-from kg.api.graphql.pagination import Connection, check_first, lazily_counted
-from kg.api.graphql.types.paper import PaperType
+from kg.api.graphql.pagination import Connection, check_first
+from kg.api.graphql.types.paper import PaperType, paper_page
 from kg.api.graphql.types.timeline import YearShareType, timeline
 from kg.models import Concept
 
@@ -49,14 +49,11 @@ class ConceptType:
     @strawberry.field(description="Papers that mention it, the ones most about it first.")
     async def papers(self, info: Info, first: int | None = 20, after: str | None = None) -> Connection[PaperType]:
         service, key = info.context.service, self.model.key
-        return await lazily_counted(
-            info.context.call,
+        fetch, count = (
             partial(service.papers_with_concept_key, key, count=False),
             partial(service.count_papers_with_concept_key, key),
-            first,
-            after,
-            lambda p: PaperType(model=p),
         )
+        return await paper_page(info, fetch, count, first, after)
 
     @strawberry.field(description="Concepts that share papers with this one, most shared first.")
     async def related(self, info: Info, first: int | None = 10) -> list["RelatedConceptType"]:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import strawberry
 
 from kg.api.graphql.context import Info
-from kg.api.graphql.pagination import check_first
+from kg.api.graphql.pagination import Connection, check_first, lazily_counted
 from kg.graph.coupling import citation_links
 from kg.models import Paper
 
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from kg.api.graphql.types.author import AuthorType
     from kg.api.graphql.types.concept import ConceptType
 
-__all__ = ["AuthorshipType", "CitationLinkType", "PaperType", "ReferenceType", "RelatedPaperType", "SearchHitType"]
+__all__ = ["AuthorshipType", "CitationLinkType", "PaperType", "ReferenceType", "RelatedPaperType", "SearchHitType", "paper_page"]
 
 _Author = Annotated["AuthorType", strawberry.lazy("kg.api.graphql.types.author")]
 _Concept = Annotated["ConceptType", strawberry.lazy("kg.api.graphql.types.concept")]
@@ -210,3 +210,9 @@ class RelatedPaperType:
 class SearchHitType:
     paper: PaperType
     score: float
+
+
+async def paper_page(info: Info, fetch, count, first: int | None, after: str | None) -> Connection[PaperType]:
+    """A page of papers as a connection: ``fetch(offset, limit)`` reads the page (uncounted), and ``count()``
+    the total, only when a client asks for it."""
+    return await lazily_counted(info.context.call, fetch, count, first, after, lambda p: PaperType(model=p))
