@@ -53,6 +53,20 @@ def tagged_id(author_id: str) -> str:
     return f"{source}:{author_id}" if source else ""
 
 
+def _training_paper(row: dict, ids: list, affiliations: tuple[str, ...] | None) -> TrainingPaper:
+    return TrainingPaper(
+        row["id"],
+        row.get("title") or "",
+        row.get("abstract") or "",
+        tuple(row["authors"]),
+        tuple(tagged_id(i) for i in ids),
+        affiliations,
+        tuple(row.get("keywords") or ()),
+        row.get("venue") or "",
+        row.get("year"),
+    )
+
+
 def read_training_papers(data: Path, *, openreview: bool = True) -> Iterator[TrainingPaper]:
     """The scale corpus's papers that carry ids (in corpus order), then the OpenReview keyword file's."""
     ids: dict[str, list[str]] = {}
@@ -66,17 +80,7 @@ def read_training_papers(data: Path, *, openreview: bool = True) -> Iterator[Tra
             found = ids.get(row["id"])
             if found is None or len(found) != len(row["authors"]):
                 continue
-            yield TrainingPaper(
-                row["id"],
-                row.get("title") or "",
-                row.get("abstract") or "",
-                tuple(row["authors"]),
-                tuple(tagged_id(i) for i in found),
-                tuple(row["affiliations"]) if row.get("affiliations") else None,
-                tuple(row.get("keywords") or ()),
-                row.get("venue") or "",
-                row.get("year"),
-            )
+            yield _training_paper(row, found, tuple(row["affiliations"]) if row.get("affiliations") else None)
     if not openreview:
         return
     with gzip.open(data / KEYWORDS_FILE, "rt", encoding="utf-8") as f:
@@ -85,17 +89,7 @@ def read_training_papers(data: Path, *, openreview: bool = True) -> Iterator[Tra
             found = row.get("author_ids") or []
             if not any(found) or len(found) != len(row.get("authors") or ()):
                 continue
-            yield TrainingPaper(
-                row["id"],
-                row.get("title") or "",
-                row.get("abstract") or "",
-                tuple(row["authors"]),
-                tuple(tagged_id(i) for i in found),
-                None,
-                tuple(row.get("keywords") or ()),
-                row.get("venue") or "",
-                row.get("year"),
-            )
+            yield _training_paper(row, found, None)
 
 
 def concepts_cache(papers: list[TrainingPaper], cache: Path, *, top_n: int = 15, chunk: int = 2000) -> dict[str, tuple[str, ...]]:
