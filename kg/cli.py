@@ -6,6 +6,7 @@ import json
 import logging
 import sys
 from collections.abc import Iterable
+from typing import TextIO
 from pathlib import Path
 
 import click
@@ -154,16 +155,15 @@ class _Rejects:
         self.path = path
         self.count = 0
         self.first: list[str] = []
-        self._handle = None
+        self._handle: TextIO | None = None
 
     def __call__(self, error: KGError, text: str) -> None:
-        if self._handle is None:
-            self._handle = self.path.open("w", encoding="utf-8")
+        handle = self._handle = self._handle or self.path.open("w", encoding="utf-8")
         self.count += 1
         if len(self.first) < 5:
             self.first.append(str(error))
         record = {"file": getattr(error, "path", None), "line": getattr(error, "line", None), "error": str(error), "text": text}
-        self._handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        handle.write(json.dumps(record, ensure_ascii=False) + "\n")
 
     def close(self) -> None:
         if self._handle is not None:

@@ -45,12 +45,13 @@ def read_bibtex(path: str | Path, on_error: OnError | None = None) -> Iterator[S
         text, append_middleware=[LatexDecodingMiddleware(), SeparateCoAuthors(), SplitNameParts()]
     )
     problems = [
-        ReaderError(str(path), block.start_line + 1, f"invalid BibTeX: {_reason(block.error)}") for block in library.failed_blocks
+        ReaderError(str(path), (block.start_line or 0) + 1, f"invalid BibTeX: {_reason(block.error)}")
+        for block in library.failed_blocks
     ]
     for error in problems:
         report(error, "", on_error)
     for entry in library.entries:
-        line = entry.start_line + 1
+        line = (entry.start_line or 0) + 1
         fields = {k.lower(): v.value for k, v in entry.fields_dict.items()}
         title, abstract = _text(fields.get("title")), _text(fields.get("abstract"))
         if not title and not abstract:

@@ -20,10 +20,11 @@ author ids in parentheses are dropped. A row's errors name the file and its line
 
 from __future__ import annotations
 
+
 import csv
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from kg.errors import ReaderError
@@ -67,7 +68,7 @@ def split_people(text: str) -> list[str]:
     return names
 
 
-def _columns(header: list[str]) -> dict[str, str]:
+def _columns(header: Sequence[str]) -> dict[str, str]:
     """kg's field -> the header's column that holds it (the first exporter name present)."""
     present = {" ".join(h.lower().split()): h for h in header}
     return {
