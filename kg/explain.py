@@ -33,6 +33,8 @@ def listed(names: Sequence[str], shown: int = SHOWN) -> str:
 
 def related_reasons(reads: BatchedReads, pairs: Sequence[Pair]) -> list[list[str]]:
     """The reasons of each pair, seen from its first paper ("this paper") toward the second ("it")."""
+    if not pairs:
+        return []
     ids = sorted({p for a, b, _ in pairs for p in (a, b)})
     authors = dict(zip(ids, reads.authors_of_papers(ids)))
     refs = dict(zip(ids, reads.references_of_papers(ids)))
@@ -41,7 +43,7 @@ def related_reasons(reads: BatchedReads, pairs: Sequence[Pair]) -> list[list[str
     named = sorted(
         {r.paper_id for c in found for r in c.both_cite if r.paper_id} | {i for c in found for i in c.cited_together_by}
     )
-    titles = {p.id: p.label for p in reads.papers_by_ids(named) if p is not None}
+    titles = {p.id: p.label for p in reads.papers_by_ids(named) if p is not None} if named else {}
     return [_words(shared, authors[a], authors[b], c, titles) for (a, b, shared), c in zip(pairs, found)]
 
 
@@ -52,7 +54,7 @@ def _words(shared: Sequence[str], authors_a, authors_b, c: PairCitations, titles
         reasons.append(f"both by {listed(common)}")
     reasons += ["this paper cites it"] * c.cites + ["it cites this paper"] * c.cited_by
     if c.both_cite:
-        reasons.append(f"both cite {listed([titles.get(r.paper_id, r.key) if r.paper_id else r.key for r in c.both_cite])}")
+        reasons.append(f"both cite {listed([titles.get(r.paper_id or '', r.key) for r in c.both_cite])}")
     if c.cited_together_by:
         reasons.append(f"cited together by {listed([titles.get(i, i) for i in c.cited_together_by])}")
     return reasons

@@ -151,15 +151,14 @@ class Ingest:
             lambda documents, _: self.extract(documents, progress),
             max_coauthor_byline=self.settings.max_coauthor_byline,
         )
-        existing = chunk.known
-        self._note_differing(chunk.merged, existing)
+        self._note_differing(chunk.merged, chunk.known)
         batch = chunk.batch
         self._assign_people(batch)
         self._link_new_papers(batch, papers_before + len(chunk.new))
         if batch.papers or batch.in_area:  # an empty file writes nothing
             self.store.apply(batch)
             self._signatures.update((p.id, p.topic) for p in batch.papers if p.topic)
-        return len(chunk.new), len(existing), len(records) - len(chunk.merged)
+        return len(chunk.new), len(chunk.known), len(records) - len(chunk.merged)
 
     def _note_differing(self, merged, existing: set[str]) -> None:
         """Listings whose id names a paper with another title or abstract (kept as first read): counted, named in

@@ -55,31 +55,27 @@ def mention_of(
     paper: str,
     position: int,
     name: str,
-    coauthors: Iterable[str],
+    coauthors: Iterable[str | None],
     affiliation: str | None,
     venue: str | None,
     year: int | None,
     concepts: Sequence[str],
     source_id: str | None = None,
-    *,
-    folded_coauthors: Iterable[str] | None = None,
 ) -> Mention | None:
     """The mention of ``name`` at ``position`` of a paper's byline (None for a name without letters);
-    ``coauthors`` are the byline's other names. A caller making every mention of one byline passes
-    ``folded_coauthors`` instead (``coauthor_names`` of the others): each name is then parsed once
-    per byline, not once per name beside it."""
+    ``coauthors`` are the byline's other names as ``coauthor_names`` folds them (fold a byline once,
+    then take each mention's others from it)."""
     written = clean_author_name(name)
     parsed = parse_name(written)
     if parsed is None:
         return None
-    others = coauthor_names(coauthors) if folded_coauthors is None else folded_coauthors
     place = " ".join(fold(affiliation).split()) if affiliation else None
     return Mention(
         paper,
         position,
         written,
         parsed,
-        tuple(dict.fromkeys(o for o in others if o is not None)),
+        tuple(dict.fromkeys(o for o in coauthors if o is not None)),
         place or None,
         venue_series(venue),
         year,

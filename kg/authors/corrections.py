@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime, timezone
 
-from kg.authors.assign import People, mention_of
+from kg.authors.assign import People, coauthor_names, mention_of
 from kg.authors.names import parse_name
 from kg.authors.profile import Profile
 from kg.errors import InvalidArgument
@@ -84,9 +84,10 @@ def _profile_of(key: str, ships: dict[str, list[Authorship]], papers: dict) -> P
     profile = Profile()
     for pid in sorted(ships):
         (paper, concepts), rows = papers[pid], ships[pid]
+        folded = coauthor_names(r.name or r.author.name for r in rows)
         for i, row in enumerate(rows):
             if row.author.key == key:
-                others = [r.name or r.author.name for j, r in enumerate(rows) if j != i]
+                others = folded[:i] + folded[i + 1 :]
                 m = mention_of(
                     paper.id,
                     row.position,

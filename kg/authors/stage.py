@@ -45,18 +45,16 @@ def batch_mentions(batch: GraphBatch, chunk: int = 0, max_coauthor_byline: int =
         k = nth[pid]
         nth[pid] += 1
         byline = folded[pid]
-        others = (byline[j] for j in range(len(byline)) if j != k)  # each name was parsed once per byline
         m = mention_of(
             pid,
             position,
             written,
-            (),
+            byline[:k] + byline[k + 1 :],
             place,
             paper.venue,
             paper.year,
             [key for _, key in sorted(concepts[pid])],
             source_id,
-            folded_coauthors=others,
         )
         if m is not None:
             out.append(((chunk, i, position), m))

@@ -10,6 +10,7 @@ a name block and a concept block at a time (``kg.spark``).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from kg.extract.pipeline import DocumentInput, ExtractedConcept
 from kg.extract.topics import paper_topics
@@ -22,13 +23,14 @@ __all__ = ["Chunk", "build_chunk"]
 Extract = Callable[[list[DocumentInput], list[MergedRecord]], Sequence[Sequence[ExtractedConcept]]]
 
 
+@dataclass(frozen=True, slots=True)
 class Chunk:
     """A built chunk: its batch, its merged records, the ids among them already known, and the new ones."""
 
-    __slots__ = ("batch", "merged", "known", "new")
-
-    def __init__(self, batch: GraphBatch, merged: list[MergedRecord], known: set[str], new: list[MergedRecord]) -> None:
-        self.batch, self.merged, self.known, self.new = batch, merged, known, new
+    batch: GraphBatch
+    merged: list[MergedRecord]
+    known: set[str]
+    new: list[MergedRecord]
 
 
 def build_chunk(

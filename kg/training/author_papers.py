@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from kg.authors.assign import Mention, mention_of
+from kg.authors.assign import Mention, coauthor_names, mention_of
 
 __all__ = ["TrainingPaper", "id_source", "tagged_id", "read_training_papers", "paper_mentions", "concepts_cache"]
 
@@ -119,8 +119,9 @@ def paper_mentions(paper: TrainingPaper, concepts: tuple[str, ...]) -> list[tupl
     """The paper's byline as mentions, each with its gold id ("" where the source gives none)."""
     out = []
     seen: set[str] = set()
+    folded = coauthor_names(paper.authors)
     for position, raw in enumerate(paper.authors):
-        others = paper.authors[:position] + paper.authors[position + 1 :]
+        others = folded[:position] + folded[position + 1 :]
         place = paper.affiliations[position] if paper.affiliations else None
         m = mention_of(paper.id, position, raw, others, place, paper.venue, paper.year, concepts)
         if m is None or m.name.full in seen:  # a byline printed twice
