@@ -55,6 +55,7 @@ PEER_SOURCE = ROOT.parent / "shared" / "peers" / "neo4j-graphql"
 KG = [sys.executable, "-m", "kg.cli"]
 CLK = os.sysconf("SC_CLK_TCK")
 
+MENTIONS_PROPERTIES = "Mentions @relationshipProperties { weight: Float, minor: Boolean }"
 KG_QUERIES = {
     "a": "query($id: ID!) { paper(id: $id) { id title authors { name } concepts { id } areas { path } } }",
     "b": "query($id: ID!) { author(id: $id) { name coauthors { jointPapers author { name } } papers { id } } }",
@@ -64,13 +65,15 @@ KG_QUERIES = {
 }
 PEER_QUERIES = {
     "a": "query($id: ID!) { papers(where: {id: {eq: $id}}) { id title authorsConnection(sort: [{edge: {position: ASC}}]) "
-    "{ edges { node { name } } } concepts { key } areas { path } } }",
+    "{ edges { node { name } } } conceptsConnection(where: {edge: {minor: {eq: false}}}) { edges { node { key } } } "
+    "areas { path } } }",
     "b": "query($key: String!) { authors(where: {key: {eq: $key}}) { name coauthorsConnection { edges { properties { papers } "
     "node { name } } } papers { id } } }",
     "c": "query($key: String!) { concepts(where: {key: {eq: $key}}) { papersConnection(first: 10, sort: [{edge: {weight: DESC}}, "
     "{node: {id: ASC}}]) { edges { node { id authorsConnection(sort: [{edge: {position: ASC}}]) { edges { node { name } } } } } } } }",
     "d": "query($offset: Int!) { papers(limit: 20, offset: $offset, sort: [{id: ASC}]) { id "
-    "authorsConnection(sort: [{edge: {position: ASC}}]) { edges { node { name } } } concepts { key } } }",
+    "authorsConnection(sort: [{edge: {position: ASC}}]) { edges { node { name } } } "
+    "conceptsConnection(where: {edge: {minor: {eq: false}}}) { edges { node { key } } } } }",
     "e": "query($id: ID!) { papers(where: {id: {eq: $id}}) { relatedConnection(first: 10, sort: [{edge: {score: DESC}}, "
     "{node: {id: ASC}}]) { edges { properties { score concepts } node { id } } } } }",
 }
@@ -114,7 +117,7 @@ def norm_peer(op: str, data: dict):
             p["id"],
             p["title"],
             names(p["authorsConnection"]),
-            sorted(c["key"] for c in p["concepts"]),
+            sorted(e["node"]["key"] for e in p["conceptsConnection"]["edges"]),
             sorted(a["path"] for a in p["areas"]),
         )
     if op == "b":
@@ -128,7 +131,10 @@ def norm_peer(op: str, data: dict):
         [c] = data["concepts"]
         return [(e["node"]["id"], names(e["node"]["authorsConnection"])) for e in c["papersConnection"]["edges"]]
     if op == "d":
-        return [(p["id"], names(p["authorsConnection"]), sorted(c["key"] for c in p["concepts"])) for p in data["papers"]]
+        return [
+            (p["id"], names(p["authorsConnection"]), sorted(e["node"]["key"] for e in p["conceptsConnection"]["edges"]))
+            for p in data["papers"]
+        ]
     [p] = data["papers"]
     return sorted(
         (e["node"]["id"], round(e["properties"]["score"], 4), sorted(e["properties"]["concepts"]))
@@ -345,6 +351,9 @@ def prepare(args, workdir: Path) -> dict:
     peer = workdir / "peer"
     if not (peer / "node_modules").exists():
         shutil.copytree(PEER_SOURCE, peer, dirs_exist_ok=True)
+        # kg's model since the peer was written: a mention is key (minor: false) or named in passing (minor: true)
+        defs = peer / "typeDefs.graphql"
+        defs.write_text(defs.read_text().replace("Mentions @relationshipProperties { weight: Float }", MENTIONS_PROPERTIES))
         for path in peer.rglob("*"):
             path.chmod(0o755 if path.is_dir() else 0o644)
         subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error"], cwd=peer, check=True)

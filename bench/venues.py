@@ -32,7 +32,7 @@ def kg_found(rows: list, docs: list[dict], title_rates: TitleRates | None) -> li
     extractor.ranker = train.fit(extractor, rows)
     extractor.top_n = TOP
     found = extractor.extract([DocumentInput(d["text"], (), d["title"]) for d in docs])
-    return [[c.name for c in concepts] for concepts in found]
+    return [[c.name for c in concepts if not c.minor] for concepts in found]
 
 
 def yake_found(docs: list[dict]) -> list[list[str]]:

@@ -250,7 +250,9 @@ def extract() -> None:
     service = _service()
     found = service.extract([DocumentInput(text, kws, title) for _, text, kws, title in rows], _progress)
     for (doc_id, *_), concepts in zip(rows, found, strict=True):
-        sys.stdout.write(json.dumps({"id": doc_id, "concepts": [c.name for c in concepts]}, ensure_ascii=False) + "\n")
+        sys.stdout.write(
+            json.dumps({"id": doc_id, "concepts": [c.name for c in concepts if not c.minor]}, ensure_ascii=False) + "\n"
+        )
 
 
 @main.command()

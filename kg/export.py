@@ -2,7 +2,7 @@
 
 Node ids are ``kind:key`` (``paper:…``, ``author:wei lin``, ``concept:…``,
 ``area:…``); every node has ``kind`` and ``label``. Edges have ``type``
-(AUTHORED, MENTIONS, IN_AREA, CO_AUTHORED with ``weight``, SHARES_CONCEPT with
+(AUTHORED, MENTIONS with ``minor``, IN_AREA, CO_AUTHORED with ``weight``, SHARES_CONCEPT with
 ``weight`` and ``concepts``, CITES). Undirected relations are stored once. The whole
 graph is a multigraph: a paper that cites a paper it shares concepts with is joined
 to it twice. A reference to a work kg does not have is a ``ref:<key>`` node.
@@ -24,6 +24,7 @@ __all__ = ["FORMATS", "whole_graph", "author_neighbourhood", "concept_neighbourh
 
 FORMATS = ("graphml", "gexf", "json", "csv")
 _CHUNK = 500
+EVERY_MENTION = 10_000  # more concepts than any paper names
 
 
 def _chunks(items: Sequence, size: int = _CHUNK) -> Iterable[Sequence]:
@@ -60,10 +61,11 @@ def _add_area(g: nx.DiGraph, a: ResearchArea) -> None:
 def _paper_edges(store: Store, g: nx.DiGraph, ids: Sequence[str], *, related_within: set[str] | None) -> None:
     """Authors, concepts, areas and shares-concept edges of the papers (related ones only among ``related_within``)."""
     for chunk in _chunks(list(ids)):
-        for pid, authors, concepts, areas, related in zip(
+        for pid, authors, key, concepts, areas, related in zip(
             chunk,
             store.authors_of_papers(chunk),
             store.concepts_of_papers(chunk),
+            store.concepts_of_papers(chunk, EVERY_MENTION),
             store.areas_of_papers(chunk),
             store.related_papers(chunk, 1000),
             strict=True,
@@ -71,9 +73,9 @@ def _paper_edges(store: Store, g: nx.DiGraph, ids: Sequence[str], *, related_wit
             for position, a in enumerate(authors):
                 _add_author(g, a)
                 g.add_edge(f"author:{a.key}", f"paper:{pid}", type="AUTHORED", position=position)
-            for c in concepts:
+            for i, c in enumerate(concepts):
                 _add_concept(g, c)
-                g.add_edge(f"paper:{pid}", f"concept:{c.key}", type="MENTIONS")
+                g.add_edge(f"paper:{pid}", f"concept:{c.key}", type="MENTIONS", minor=i >= len(key))
             for area in areas:
                 _add_area(g, area)
                 g.add_edge(f"paper:{pid}", f"area:{area.path}", type="IN_AREA")

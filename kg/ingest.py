@@ -192,7 +192,7 @@ class Ingest:
     def _link_new_papers(self, batch, n_papers: int) -> None:
         """Shares-concept edges chosen by the new papers, and their concept norms; stored edges stay as they are."""
         mine = {p.id: p.topic for p in batch.papers if p.topic}
-        touched = mention_weights(batch.mentions)
+        touched = mention_weights(batch.every_mention())
         keys = sorted({k for ks in touched.values() for k in ks})
         index = self.store.papers_with_concepts(keys)
 

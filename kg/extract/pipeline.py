@@ -43,6 +43,7 @@ class ExtractedConcept:
     weight: float
     source: str
     broader: tuple[tuple[str, str], ...] = ()  # (key, name) chain, nearest first
+    minor: bool = False  # mentioned, not key: a named concept the paper's key ones leave out (see ``_rank``)
 
 
 _WORKER: "ConceptExtractor | None" = None  # the extractor a forked worker inherits
@@ -165,7 +166,7 @@ class ConceptExtractor:
 
     # -- stage 2: corpus-aware ranking ----------------------------------------------------
     def extract(self, documents: Sequence[DocumentInput], *, progress=None) -> list[list[ExtractedConcept]]:
-        """Key concepts of each document, best first.
+        """Key concepts of each document, best first, then the concepts it names below them (``minor``).
 
         Short forms a document uses without defining are resolved by the
         definitions other documents of the same batch give.
@@ -263,7 +264,7 @@ class ConceptExtractor:
         rows = [self.candidate_features(key, s, cand.n_tokens, n_title, (ranker.prior, ranker.head_prior)) for key, s in kept]
         scored = [(round(p, 4), key, s) for p, (key, s) in zip(ranker.score_many(rows), kept, strict=True)]
         scored.sort(key=lambda x: (-x[0], x[1]))
-        chosen = scored[: self.top_n]
+        chosen, rest = scored[: self.top_n], scored[self.top_n :]
         result: dict[str, ExtractedConcept] = {}
         for keyword in doc.keywords:
             key, entry, name, short = self.read_keyword(keyword, doc.text, cand.definitions)
@@ -271,9 +272,14 @@ class ConceptExtractor:
                 result[key] = self._concept(key, entry, name, 1.0, "keyword", short_aliases, short)
         for score, key, s in chosen:
             if key not in result:
-                kind = "vocabulary" if s.entry is not None else ("abbreviation" if s.kind == "abbreviation" else "phrase")
-                result[key] = self._concept(key, s.entry, names.get(key, s.surface), score, kind, short_aliases)
-        return sorted(result.values(), key=lambda c: (-c.weight, c.key))
+                result[key] = self._concept(key, s.entry, names.get(key, s.surface), score, _kind(s), short_aliases)
+        key_concepts = sorted(result.values(), key=lambda c: (-c.weight, c.key))
+        minor = [
+            self._concept(key, s.entry, names.get(key, s.surface), score, _kind(s), short_aliases, minor=True)
+            for score, key, s in rest
+            if key not in result and _named(s)
+        ]
+        return key_concepts + minor
 
     def _may_be_key(self, key: str, s: CandidateStats) -> bool:
         ratio = self.background.ratio(key)
@@ -314,6 +320,8 @@ class ConceptExtractor:
         source: str,
         short_aliases: dict[str, set[str]],
         short: str | None = None,
+        *,
+        minor: bool = False,
     ) -> ExtractedConcept:
         if entry is not None:
             name = entry.name
@@ -330,4 +338,17 @@ class ConceptExtractor:
             broader.append((current.key, current.name))
             seen.add(current.key)
             current = self.vocabulary.broader_of(current.key)
-        return ExtractedConcept(key, name, tuple(sorted(aliases)), round(weight, 4), source, tuple(broader))
+        return ExtractedConcept(key, name, tuple(sorted(aliases)), round(weight, 4), source, tuple(broader), minor)
+
+
+def _kind(s: CandidateStats) -> str:
+    """What a ranked candidate is: a vocabulary concept, an abbreviation the text defines, or a phrase."""
+    return "vocabulary" if s.entry is not None else ("abbreviation" if s.kind == "abbreviation" else "phrase")
+
+
+def _named(s: CandidateStats) -> bool:
+    """A well-formed concept whatever its rank: one the curated vocabulary names (KL divergence, SGD,
+    InfoNCE) or one the text defines with a short form (group relative policy optimization (GRPO)).
+    A paper keeps these as minor mentions when they fall below its key concepts; other phrases below
+    them are mostly the words around the ideas ("border", "advent"), and are left out."""
+    return s.entry is not None or s.kind == "abbreviation"

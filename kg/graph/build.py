@@ -52,7 +52,10 @@ class GraphBatch:
     areas: list[ResearchArea] = field(default_factory=list)
     in_area: list[tuple[str, str]] = field(default_factory=list)  # paper id, area path
     concepts: list[Concept] = field(default_factory=list)
-    mentions: list[tuple[str, str, float]] = field(default_factory=list)  # paper id, concept key, weight
+    mentions: list[tuple[str, str, float]] = field(default_factory=list)  # paper id, concept key, weight: its key concepts
+    # paper id, concept key, weight: the concepts a paper names below its key ones (``ExtractedConcept.minor``);
+    # stored as MENTIONS too, marked minor: concept pages, filters and shares-concept scoring see them
+    minor_mentions: list[tuple[str, str, float]] = field(default_factory=list)
     broader: list[tuple[str, str]] = field(default_factory=list)  # narrower key, broader key
     coauthor_increments: dict[tuple[str, str], int] = field(default_factory=dict)  # (a, b) a < b
     shared: dict[tuple[str, str], SharedEdge] = field(default_factory=dict)  # (p, q) p < q
@@ -65,6 +68,10 @@ class GraphBatch:
     known_as: list[tuple[str, str]] = field(default_factory=list)  # paper id, a key references may name it by
     cites: list[tuple[str, str, int]] = field(default_factory=list)  # paper id, a key of a work it cites, which reference
     correction: PeopleCorrection | None = None  # a user's correction of who is who (``kg authors merge/split``)
+
+    def every_mention(self) -> list[tuple[str, str, float]]:
+        """Key and minor mentions: what shares-concept scoring reads (key ones first)."""
+        return self.mentions + self.minor_mentions
 
     def set_concept_norms(self, norms: Mapping[str, float]) -> None:
         """The new papers carry their concept norms, as the stores keep them (0 for a paper with none)."""
@@ -139,7 +146,7 @@ def build_batch(
                 batch.coauthor_increments[(a, b)] = batch.coauthor_increments.get((a, b), 0) + 1
         for c in concepts.get(item.id, ()):
             _add_concept(nodes.concepts, Concept(c.key, c.name, c.aliases, c.broader[0][0] if c.broader else None))
-            batch.mentions.append((item.id, c.key, c.weight))
+            (batch.minor_mentions if c.minor else batch.mentions).append((item.id, c.key, c.weight))
             chain = list(c.broader)
             for (narrow_key, _), (broad_key, broad_name) in zip([(c.key, c.name), *chain], chain):
                 _add_concept(nodes.concepts, Concept(broad_key, broad_name))

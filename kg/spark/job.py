@@ -138,7 +138,7 @@ def shares(sc, batches, cs: ChunkSettings, partitions: int):
         lambda cb: (
             cb[0],
             len(cb[1].papers),
-            mention_weights(cb[1].mentions),
+            mention_weights(cb[1].every_mention()),
             {p.id: p.topic for p in cb[1].papers if p.topic},
             {p.id: p.year for p in cb[1].papers},
         )

@@ -127,7 +127,7 @@ def table_schema(name: str):
         "broader": [("narrow", s), ("broad", s)],
         "authored": [("author", s), ("paper", s), ("position", i), ("name", s), ("why", s), ("place", s), ("source_id", s)],
         "in_area": [("paper", s), ("area", s)],
-        "mentions": [("paper", s), ("concept", s), ("weight", d)],
+        "mentions": [("paper", s), ("concept", s), ("weight", d), ("minor", b)],
         "co_authored": [("a", s), ("b", s), ("papers", i)],
         "shares_concept": [("p", s), ("q", s), ("score", d), ("concepts", strings)],
         "affiliated_with": [("author", s), ("institution", s), ("papers", i)],

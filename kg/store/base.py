@@ -91,8 +91,9 @@ class BatchedReads(ABC):
     def citing_keys(self, keys: Sequence[str]) -> list[list[str]]: ...  # who cites each reference key, by id
 
     @abstractmethod
-    def concepts_of_papers(self, ids: Sequence[str]) -> list[list[Concept]]:
-        """Heaviest mention first."""
+    def concepts_of_papers(self, ids: Sequence[str], first: int | None = None) -> list[list[Concept]]:
+        """Each paper's key concepts, heaviest first; with ``first``, up to that many of every concept it
+        mentions: the key ones first, then its minor mentions, each heaviest first."""
 
     def lists_of(self, kind: str, keys: Sequence[str], names: Collection[str]) -> dict[str, list[list]]:
         """Several lists of papers (``authors``, ``areas``, ``concepts``) or of authors (``papers``,

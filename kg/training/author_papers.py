@@ -107,7 +107,7 @@ def concepts_cache(papers: list[TrainingPaper], cache: Path, *, top_n: int = 15,
             part = todo[start : start + chunk]
             docs = [DocumentInput(p.abstract, p.keywords, p.title) for p in part]
             for p, concepts in zip(part, extractor.extract(docs), strict=True):
-                found[p.id] = tuple(c.key for c in concepts)
+                found[p.id] = tuple(c.key for c in concepts if not c.minor)
             print(f"concepts: {min(start + chunk, len(todo))}/{len(todo)}", flush=True)
         cache.parent.mkdir(parents=True, exist_ok=True)
         with gzip.open(cache, "wt", encoding="utf-8") as f:

@@ -11,10 +11,11 @@ from kg.store.embedded import EmbeddedStore
 
 @pytest.fixture(params=["embedded", "neo4j"])
 def make_service(request, tmp_path, extractor):
-    """``make(**env)``: a service on an empty store of this kind (each call starts from nothing)."""
+    """``make(**env)``: a service on an empty store of this kind (each call starts from nothing); ``using``
+    gives it another extractor than the session's."""
     made = []
 
-    def make(**env):
+    def make(using=None, **env):
         for svc in made:
             svc.close()
         if request.param == "neo4j":
@@ -29,7 +30,7 @@ def make_service(request, tmp_path, extractor):
         else:
             settings = Settings(KG_DATA_DIR=tmp_path / f"kg-data-{len(made)}", **env)
             store = EmbeddedStore(settings.data_dir)
-        svc = KGService(store, settings, extractor=extractor)
+        svc = KGService(store, settings, extractor=using or extractor)
         made.append(svc)
         return svc
 

@@ -92,6 +92,7 @@ class Loaders:
     paper_lists: DataLoader  # (paper id, "authors" | "areas" | "concepts"): siblings load in one store call
     author_lists: DataLoader  # (author key, "papers" | "coauthors"): the same for an author
     paper_related: DataLoader
+    paper_mentions: DataLoader  # paper id -> every concept it mentions, key ones first (up to RELATED_LIMIT)
     paper_authorships: DataLoader
     paper_references: DataLoader
     paper_cited_by: DataLoader
@@ -118,6 +119,7 @@ class Loaders:
             paper_lists=load(partial(_lists, s, "paper")),
             author_lists=load(partial(_lists, s, "author")),
             paper_related=load(partial(_with_limit, s.related_papers)),
+            paper_mentions=load(partial(_with_limit, s.concepts_of_papers)),
             paper_authorships=load(s.authorships_of_papers),
             paper_references=load(s.references_of_papers),
             paper_cited_by=load(s.citing_papers),

@@ -167,6 +167,12 @@ def _paper_list(name: str):
     return resolve
 
 
+def _paper_concepts(run: PlanRun, parents, s, siblings):
+    if run.args(s).get("first") is None:
+        return run.lists("paper", [p.id for p in parents], "concepts", siblings)
+    return run.reads.concepts_of_papers([p.id for p in parents], run.first(s, 0))
+
+
 def _author_papers(run: PlanRun, parents, _s, siblings):
     return run.lists("author", [a.key for a in parents], "papers", siblings)
 
@@ -229,7 +235,7 @@ RESOLVERS: dict[tuple[str, str], Callable] = {
     ("Query", "papers"): _root_papers,
     ("Paper", "authors"): _paper_list("authors"),
     ("Paper", "areas"): _paper_list("areas"),
-    ("Paper", "concepts"): _paper_list("concepts"),
+    ("Paper", "concepts"): _paper_concepts,
     ("Paper", "related"): _paper_related,
     ("RelatedPaper", "paper"): lambda _r, parents, _s, _: [r.paper for r in parents],
     ("RelatedPaper", "sharedConcepts"): lambda _r, parents, _s, _: [r.shared for r in parents],

@@ -87,13 +87,15 @@ class EmbeddedBatchedReads(GraphView):
     def areas_of_papers(self, ids):
         return self._areas_linked("paper", ids, lambda n: self._out(n, "IN_AREA"))
 
-    def concepts_of_papers(self, ids):
+    def concepts_of_papers(self, ids, first=None):
         out = []
         for pid in ids:
             node = node_id("paper", pid)
             rows = list(self._out(node, "MENTIONS")) if node in self.graph else []
-            rows.sort(key=lambda md: (-md[1]["weight"], self.graph.nodes[md[0]]["key"]))
-            out.append([self._concept(m) for m, _ in rows])
+            if first is None:
+                rows = [(m, d) for m, d in rows if not d.get("minor")]
+            rows.sort(key=lambda md: (bool(md[1].get("minor")), -md[1]["weight"], self.graph.nodes[md[0]]["key"]))
+            out.append([self._concept(m) for m, _ in rows[:first]])
         return out
 
     def related_papers(self, ids, limit):

@@ -48,6 +48,8 @@ def apply_batch(g: nx.DiGraph, batch: GraphBatch) -> None:
         g.add_edge(node_id("paper", pid), node_id("area", path), type="IN_AREA")
     for pid, key, weight in batch.mentions:
         g.add_edge(node_id("paper", pid), node_id("concept", key), type="MENTIONS", weight=weight)
+    for pid, key, weight in batch.minor_mentions:
+        g.add_edge(node_id("paper", pid), node_id("concept", key), type="MENTIONS", weight=weight, minor=True)
     _add_counts(
         g, "CO_AUTHORED", ((node_id("author", a), node_id("author", b), n) for (a, b), n in batch.coauthor_increments.items())
     )
@@ -163,6 +165,7 @@ def adds_anything(g: nx.DiGraph, batch: GraphBatch) -> bool:
         or batch.papers
         or batch.authored
         or batch.mentions
+        or batch.minor_mentions
         or batch.coauthor_increments
         or batch.shared
         or batch.affiliated

@@ -58,6 +58,7 @@ def batch_to_json(batch: GraphBatch) -> dict:
         "authored": [list(row) for row in batch.authored],
         "in_area": [list(row) for row in batch.in_area],
         "mentions": [list(row) for row in batch.mentions],
+        **({"minor_mentions": [list(row) for row in batch.minor_mentions]} if batch.minor_mentions else {}),
         "coauthored": [[a, b, n] for (a, b), n in batch.coauthor_increments.items()],
         "shared": [[p, q, score, list(keys)] for (p, q), (score, keys) in batch.shared.items()],
         "institutions": [[i.key, i.name] for i in batch.institutions],
@@ -77,6 +78,7 @@ def batch_from_json(obj: dict) -> GraphBatch:
         in_area=obj["in_area"],
         concepts=[Concept(key, name, tuple(aliases), broader) for key, name, aliases, broader in obj["concepts"]],
         mentions=obj["mentions"],
+        minor_mentions=obj.get("minor_mentions", []),
         broader=[tuple(row) for row in obj["broader"]],
         coauthor_increments={(a, b): n for a, b, n in obj["coauthored"]},
         shared={(p, q): (score, keys) for p, q, score, keys in obj["shared"]},
@@ -121,7 +123,7 @@ def _batch_from_snapshot(obj: dict) -> GraphBatch:
         elif t == "IN_AREA":
             batch.in_area.append((u["id"], v["path"]))
         elif t == "MENTIONS":
-            batch.mentions.append((u["id"], v["key"], e["weight"]))
+            (batch.minor_mentions if e.get("minor") else batch.mentions).append((u["id"], v["key"], e["weight"]))
         elif t == "BROADER":
             batch.broader.append((u["key"], v["key"]))
         elif t == "CO_AUTHORED":

@@ -97,8 +97,11 @@ class Neo4jBatchedReads:
     def areas_of_papers(self, ids):
         return self._grouped(cypher.AREAS_OF_PAPERS, "ids", ids, "id", lambda r: cypher.area_of(r["r"]))
 
-    def concepts_of_papers(self, ids):
-        return self._grouped(cypher.CONCEPTS_OF_PAPERS, "ids", ids, "id", lambda r: cypher.concept_of(r["c"]))
+    def concepts_of_papers(self, ids, first=None):
+        if first is None:
+            return self._grouped(cypher.CONCEPTS_OF_PAPERS, "ids", ids, "id", lambda r: cypher.concept_of(r["c"]))
+        found = {r["id"]: r["cs"] for r in self._read(cypher.MENTIONS_OF_PAPERS, ids=list(dict.fromkeys(ids)), first=first)}
+        return [[cypher.concept_of(c) for c in found.get(pid, [])] for pid in ids]
 
     def lists_of(self, kind, keys, names):
         make = {

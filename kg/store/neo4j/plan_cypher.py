@@ -16,7 +16,17 @@ from typing import Any, Protocol
 
 from kg.models import Concept, Paper
 from kg.store.base import COAUTHORS_FIRST
-from kg.store.neo4j.queries import ORDERED_LISTS, PAPER_ORDERS, PROJECTIONS, area_of, author_of, concept_of, paper_map, paper_of
+from kg.store.neo4j.queries import (
+    ORDERED_LISTS,
+    ORDERED_MENTIONS,
+    PAPER_ORDERS,
+    PROJECTIONS,
+    area_of,
+    author_of,
+    concept_of,
+    paper_map,
+    paper_of,
+)
 
 __all__ = ["Bindings", "Unsupported", "plan_query", "models_of", "tree_values", "concept_roots"]
 
@@ -108,6 +118,18 @@ def _asks_key_only(type_name: str, selections) -> bool:
 
 def _key_only(s) -> bool:
     return _asks_key_only(s.type_name, s.children)
+
+
+def _paper_concepts(q: _Query, s, n: str) -> str:
+    """A paper's key concepts; with ``first``, up to that many of all it mentions, key ones first."""
+    first = q.args(s).get("first")
+    x, r = q.var(), q.var()
+    if first is None:
+        match = ORDERED_LISTS["Paper", "concepts"].format(n=n, x=x, r=r)
+        return f"COLLECT {{ {match} RETURN {q.obj(s.type_name, x, s.children)} }}"
+    first = q.bind.first(s, 0)
+    match = ORDERED_MENTIONS.format(n=n, x=x, r=r)
+    return f"COLLECT {{ {match} LIMIT {q.param(first)} RETURN {q.obj(s.type_name, x, s.children)} }}"
 
 
 def _related(q: _Query, s, n: str) -> str:
@@ -216,6 +238,7 @@ _FIELDS: dict[tuple[str, str], Callable[[_Query, Any, str], str]] = {
     ("Query", "author"): _root_author,
     ("Query", "concept"): _root_concept,
     ("Query", "papers"): _root_papers,
+    ("Paper", "concepts"): _paper_concepts,
     ("Paper", "related"): _related,
     ("Author", "coauthors"): _coauthors,
     ("Concept", "broader"): _broader,

@@ -160,15 +160,31 @@ RETURN id, r {.path, .name, .parent} AS r ORDER BY id, r.path
 """
 CONCEPTS_OF_PAPERS: LiteralString = """
 UNWIND $ids AS id
-MATCH (:Paper {id: id})-[m:MENTIONS]->(c:Concept)
+MATCH (:Paper {id: id})-[m:MENTIONS]->(c:Concept) WHERE NOT coalesce(m.minor, false)
 RETURN id, c {.key, .name, .aliases, .broader} AS c ORDER BY id, m.weight DESC, c.key
+"""
+# Every concept a paper {n} mentions ({x}, through {r}): key ones first (minor = false; a store written before
+# minor mentions has no minor property, and every mention of it is key).
+ORDERED_MENTIONS = (
+    "MATCH ({n})-[{r}:MENTIONS]->({x}:Concept) WITH {x}, {r} ORDER BY coalesce({r}.minor, false), {r}.weight DESC, {x}.key"
+)
+MENTIONS_OF_PAPERS: LiteralString = """
+UNWIND $ids AS id
+MATCH (n:Paper {id: id})
+RETURN id, COLLECT {
+  MATCH (n)-[m:MENTIONS]->(c:Concept)
+  WITH c, m ORDER BY coalesce(m.minor, false), m.weight DESC, c.key LIMIT $first
+  RETURN c {.key, .name, .aliases, .broader}
+} AS cs
 """
 # The lists below a node, each in its order, with {n} the node, {x} each item and {r} the relationship:
 # the batched lists query below and the compiled operations (plan_cypher.py) are both made of them.
 ORDERED_LISTS: dict[tuple[str, str], str] = {
     ("Paper", "authors"): "MATCH ({x}:Author)-[{r}:AUTHORED]->({n}) WITH {x}, {r} ORDER BY {r}.position",
     ("Paper", "areas"): "MATCH ({n})-[:IN_AREA]->({x}:ResearchArea) WITH {x} ORDER BY {x}.path",
-    ("Paper", "concepts"): "MATCH ({n})-[{r}:MENTIONS]->({x}:Concept) WITH {x}, {r} ORDER BY {r}.weight DESC, {x}.key",
+    ("Paper", "concepts"): (
+        "MATCH ({n})-[{r}:MENTIONS]->({x}:Concept) WHERE NOT coalesce({r}.minor, false) WITH {x}, {r} ORDER BY {r}.weight DESC, {x}.key"
+    ),
     ("Author", "papers"): "MATCH ({n})-[:AUTHORED]->({x}:Paper) WITH {x} ORDER BY {x}.id",
     ("Author", "coauthors"): "MATCH ({n})-[{r}:CO_AUTHORED]-({x}:Author) WITH {x}, {r} ORDER BY {r}.papers DESC, {x}.key",
     ("Paper", "related"): "MATCH ({n})-[{r}:SHARES_CONCEPT]-({x}:Paper) WITH {x}, {r} ORDER BY {r}.score DESC, {x}.id",

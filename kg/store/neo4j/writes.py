@@ -68,7 +68,7 @@ MERGE_MENTIONS: LiteralString = """
 UNWIND $rows AS row
 MATCH (p:Paper {id: row.paper}), (c:Concept {key: row.concept})
 MERGE (p)-[m:MENTIONS]->(c)
-ON CREATE SET m.weight = row.weight
+ON CREATE SET m.weight = row.weight, m.minor = row.minor
 """
 ADD_CO_AUTHORED: LiteralString = """
 UNWIND $rows AS row
@@ -249,7 +249,10 @@ def batch_rows(batch: GraphBatch) -> dict[str, list[dict]]:
             for row in batch.authored
         ],
         "in_area": [{"paper": p, "area": a} for p, a in batch.in_area],
-        "mentions": [{"paper": p, "concept": c, "weight": w} for p, c, w in batch.mentions],
+        "mentions": [
+            *({"paper": p, "concept": c, "weight": w, "minor": False} for p, c, w in batch.mentions),
+            *({"paper": p, "concept": c, "weight": w, "minor": True} for p, c, w in batch.minor_mentions),
+        ],
         "co_authored": [{"a": a, "b": b, "inc": n} for (a, b), n in sorted(batch.coauthor_increments.items())],
         "shares_concept": [
             {"p": p, "q": other, "score": s, "concepts": list(c)} for (p, other), (s, c) in sorted(batch.shared.items())

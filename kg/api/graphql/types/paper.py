@@ -133,11 +133,19 @@ class PaperType:
 
         return [ResearchAreaType(model=a) for a in await info.context.loaders.paper_lists.load((self.model.id, "areas"))]
 
-    @strawberry.field(description="Key concepts, most important first.")
-    async def concepts(self, info: Info) -> list[_Concept]:
+    @strawberry.field(
+        description="Key concepts, most important first. With `first`, up to that many of every concept the paper "
+        "mentions: the key ones first, then the concepts it names in passing (a vocabulary term or a defined "
+        "abbreviation below its key concepts), each most important first."
+    )
+    async def concepts(self, info: Info, first: int | None = None) -> list[_Concept]:
         from kg.api.graphql.types.concept import ConceptType
 
-        return [ConceptType(model=c) for c in await info.context.loaders.paper_lists.load((self.model.id, "concepts"))]
+        if first is None:
+            found = await info.context.loaders.paper_lists.load((self.model.id, "concepts"))
+        else:
+            found = (await info.context.loaders.paper_mentions.load(self.model.id))[: check_first(first, 0)]
+        return [ConceptType(model=c) for c in found]
 
     @strawberry.field(
         description="Papers joined by shared concepts, best first (by default, those a model learned "
