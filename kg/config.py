@@ -64,6 +64,12 @@ class Settings(BaseSettings):
         ge=2,
         description="longest byline that still adds co-author pairs (and who-is-who evidence)",
     )
+    citation_fanout: int = Field(
+        default=1000,
+        alias="KG_CITATION_FANOUT",
+        ge=1,
+        description="most papers citing one work (or the paper itself) that `citationLinks` reads, the first by id",
+    )
 
     spark_connector_jar: Path | None = Field(
         default=None, alias="KG_SPARK_CONNECTOR_JAR", description="the Neo4j Spark connector jar (default: fetched into ~/.m2)"

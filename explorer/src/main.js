@@ -414,6 +414,8 @@ async function paperView(id) {
   legend("Year", [...(years.length ? yearKeys : []), [OTHER, "year unknown"]],
     `Edges: concepts two papers share${citing ? "; dark: one cites the other" : ""} (hover one).`);
   const stubs = paper.references.filter((r) => !r.paper);
+  const key = new Set(paper.concepts.map((c) => c.id));
+  const alsoNamed = paper.named.filter((c) => !key.has(c.id)); // named below its key concepts (minor mentions)
 
   $("panel").replaceChildren(
     el("h1", {}, paper.title || paper.label),
@@ -421,9 +423,11 @@ async function paperView(id) {
     el("p", {}, ...paper.authors.flatMap((a, i) => [i ? ", " : "", link("author", a.id, a.name)])),
     paper.areas.length ? el("p", { class: "muted" }, paper.areas.map((a) => a.path).join("; ")) : "",
     el("h2", {}, "Abstract"),
-    highlighted(paper.abstract, paper.concepts),
+    highlighted(paper.abstract, paper.named),
     el("h2", {}, "Key concepts"),
     list(paper.concepts.map((c) => link("concept", c.id, c.name))),
+    ...(alsoNamed.length ? [el("h2", {}, "Also named"),
+      el("p", { id: "also-named" }, ...alsoNamed.flatMap((c, i) => [i ? ", " : "", link("concept", c.id, c.name)]))] : []),
     el("h2", {}, "Related papers"),
     list(paper.related.map((r) => [link("paper", r.paper.id, r.paper.label), el("span", { class: "muted" }, ` — ${[
       r.sharedConcepts.map((c) => c.name).join(", "), ...r.reasons.filter((why) => !why.startsWith("both about "))].join("; ")}`)])),

@@ -303,6 +303,21 @@ PIXEL = """(node) => {
 }"""
 
 
+def test_a_paper_page_lists_the_concepts_it_names_below_its_key_ones(seeds):
+    """ "Also named": what `concepts(first: 50)` adds to the key concepts, in its order, each a link to its concept."""
+    rows = api(seeds.base, "{ papers(first: 100) { edges { node { id concepts { id } named: concepts(first: 50) { id } } } } }")
+    papers = [e["node"] for e in rows["papers"]["edges"]]
+    paper = max(papers, key=lambda p: len(p["named"]) - len(p["concepts"]))
+    minor = [c["id"] for c in paper["named"][len(paper["concepts"]) :]]
+    assert minor  # the seeds have papers that name concepts below their key ones
+    seeds.open(f"/paper/{quote(paper['id'])}")
+    shown = seeds.page.eval_on_selector_all(
+        "#also-named a", "links => links.map(a => decodeURIComponent(a.pathname.split('/').pop()))"
+    )
+    assert shown == minor
+    assert [c["id"] for c in paper["named"][: len(paper["concepts"])]] == [c["id"] for c in paper["concepts"]]
+
+
 def test_a_paper_with_a_year_is_drawn_in_its_legend_colour(seeds):
     dated = api(seeds.base, "{ papers(filter: {yearFrom: 1900}, first: 1) { edges { node { id year } } } }")["papers"]["edges"][
         0

@@ -274,3 +274,26 @@ def test_degree_histograms(store):
         "concepts_per_paper": {2: 2, 1: 2},
         "references_per_paper": {},
     }
+
+
+def test_minor_mentions_come_after_the_key_concepts_and_count_everywhere(store):
+    """A concept a paper names below its key ones (``GraphBatch.minor_mentions``) is no key concept of it, is
+    listed after them when every concept is asked for, and counts wherever papers of a concept are counted;
+    the embedded store keeps the mark when read again from its files."""
+    store.apply(GraphBatch(minor_mentions=[("p1", "zebra", 0.3), ("p1", "whale song", 0.01), ("p3", "yak", 0.2)]))
+
+    def check(s):
+        assert [[c.key for c in row] for row in s.concepts_of_papers(["p1", "p3"])] == [["xray method", "yak"], ["zebra"]]
+        every = s.concepts_of_papers(["p1", "p3", "zz"], 10)
+        assert [[c.key for c in row] for row in every] == [["xray method", "yak", "zebra", "whale song"], ["zebra", "yak"], []]
+        assert [[c.key for c in row] for row in s.concepts_of_papers(["p1"], 3)] == [["xray method", "yak", "zebra"]]
+        assert s.paper_counts_of_concepts(["zebra", "yak", "whale song"]) == [3, 2, 2]
+        assert ids(s.find_papers(PaperFilter(concept="whale song"), 0, 10)) == ["p4", "p1"]  # heaviest mention first
+
+    check(store)
+    if hasattr(store, "data_dir"):  # the embedded store, read again from its log
+        from kg.store.embedded import EmbeddedStore
+
+        again = EmbeddedStore(store.data_dir)
+        check(again)
+        again.close()

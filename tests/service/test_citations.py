@@ -165,6 +165,30 @@ def test_citation_links_say_what_both_cite_and_who_cites_both(make_service, tmp_
         assert [link["paper"]["id"] for link in links("p5")] == []  # coupling needs a work both cite
 
 
+def test_citation_links_read_a_much_cited_work_only_so_far(make_service, tmp_path):
+    """KG_CITATION_FANOUT bounds what one request reads: of each cited work, and of the paper's own citers, the
+    first papers by id. With 1, p1's citers (p2, p3, p4) are read as p2 alone, which is the paper asked about."""
+    from fastapi.testclient import TestClient
+
+    from kg.api.app import create_app
+
+    svc = make_service(KG_CITATION_FANOUT="1")
+    rows = [
+        paper("p1", "Attention Is All You Need"),
+        paper("p2", "Transformers for translation", references=["p1", "Sequence to sequence learning with networks"]),
+        paper("p3", "Transformers for vision", references=["p1", "Sequence to sequence learning with networks"]),
+        paper("p4", "Transformers for speech", references=["p1"]),
+        paper("p5", "A survey of transformers", references=["p2", "p3"]),
+    ]
+    svc.ingest([write_jsonl(tmp_path / "a.jsonl", rows)])
+    q = 'query { paper(id: "p2") { citationLinks { paper { id } strength bothCite { key } citedTogetherBy { id } } } }'
+    with TestClient(create_app(svc)) as client:
+        body = client.post("/graphql", json={"query": q}).json()
+    assert body["data"]["paper"]["citationLinks"] == [
+        {"paper": {"id": "p3"}, "strength": 1, "bothCite": [], "citedTogetherBy": [{"id": "p5"}]}
+    ]
+
+
 BBL = r"""\begin{thebibliography}{3}
 \bibitem[Vaswani et~al.(2017)]{vaswani}
 Ashish Vaswani, Noam Shazeer, and Niki Parmar.

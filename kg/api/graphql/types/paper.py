@@ -102,16 +102,19 @@ class PaperType:
     @strawberry.field(
         description="Papers linked to this one through citations, most links first: those that cite what "
         "it cites (`bothCite`, bibliographic coupling) and those cited beside it (`citedTogetherBy`, "
-        "co-citation). Empty where no source listed references."
+        "co-citation). Empty where no source listed references. Of a much-cited work, and of a much-cited "
+        "paper, the first `KG_CITATION_FANOUT` (1,000) citing papers by id are read."
     )
     async def citation_links(self, info: Info, first: int | None = 10) -> list["CitationLinkType"]:
         first = check_first(first, 100)
         loaders = info.context.loaders
+        cap = info.context.service.settings.citation_fanout  # a work cited by thousands is read no further
         refs = await loaders.paper_references.load(self.model.id)
         citing_each = await asyncio.gather(
             *(loaders.paper_cited_by.load(r.paper_id) if r.paper_id else loaders.key_cited_by.load(r.key) for r in refs)
         )  # gathered: each loader reads them in one call
-        citers = await loaders.paper_cited_by.load(self.model.id)
+        citing_each = [citing[:cap] for citing in citing_each]
+        citers = (await loaders.paper_cited_by.load(self.model.id))[:cap]
         links = citation_links(self.model.id, refs, citing_each, citers, await loaders.paper_references.load_many(citers))[:first]
         ids = {link.paper for link in links} | {i for link in links for i in link.cited_together_by}
         ids |= {r.paper_id for link in links for r in link.both_cite if r.paper_id}
