@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from kg.explain import related_reasons
 from kg.graph.identity import author_key
 from kg.models import Author, Concept, Paper, ResearchArea
+from kg.store.shapes import RELATED_LIMIT  # the most concepts of a paper asked for
 
 if TYPE_CHECKING:
     from kg.service import KGService
@@ -21,7 +22,8 @@ class PaperCard:
     paper: Paper
     authors: list[Author]
     areas: list[ResearchArea]
-    concepts: list[Concept]
+    concepts: list[Concept]  # its key concepts
+    also_named: list[Concept] = field(default_factory=list)  # the concepts it names below them (minor mentions)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,11 +78,14 @@ class Cards:
         [paper] = self.store.papers_by_ids([paper_id])
         if paper is None:
             return None
+        key = self.store.concepts_of_papers([paper_id])[0]
+        every = self.store.concepts_of_papers([paper_id], RELATED_LIMIT)[0]
         return PaperCard(
             paper,
             self.store.authors_of_papers([paper_id])[0],
             self.store.areas_of_papers([paper_id])[0],
-            self.store.concepts_of_papers([paper_id])[0],
+            key,
+            every[len(key) :],
         )
 
     def related(self, paper_id: str, limit: int) -> list[RelatedCard] | None:

@@ -100,7 +100,7 @@ def search(text: str, first: int, as_json: bool) -> None:
 @click.argument("paper_id")
 @_json_option
 def paper(paper_id: str, as_json: bool) -> None:
-    """One paper: title, venue, authors, areas and key concepts."""
+    """One paper: title, venue, authors, areas, key concepts and the other concepts it names."""
     card = _with_service(lambda s: Cards(s).paper_card(paper_id), lambda c: c is None and _no_paper(paper_id))
     p = card.paper
     lines = [
@@ -109,6 +109,7 @@ def paper(paper_id: str, as_json: bool) -> None:
         "  authors: " + ", ".join(a.name for a in card.authors) + (" et al." if p.authors_truncated else ""),
         "  areas: " + (", ".join(a.path for a in card.areas) or "(none)"),
         "  concepts: " + ", ".join(c.name for c in card.concepts),
+        *(["  also named: " + ", ".join(c.name for c in card.also_named)] if card.also_named else []),
     ]
     _emit(as_json, asdict(card), lines)
 

@@ -95,7 +95,7 @@ class ConceptExtractor:
         self.background = background
         self.title_rates = load_title_rates() if title_rates is None else title_rates
         # None: the shipped model; False: none (training needs candidates only)
-        self.ranker = load_ranker() if ranker is None else (ranker or None)
+        self.ranker: Ranker | None = load_ranker() if ranker is None else (ranker if isinstance(ranker, Ranker) else None)
         self.top_n = top_n
 
     @classmethod
@@ -128,6 +128,7 @@ class ConceptExtractor:
     def candidates(self, texts: Iterable[str], progress=None) -> list[DocCandidates]:
         cleaned = [clean_markup(t) for t in texts]
         # Large batches use every worker; small ones are not worth starting processes for.
+        plain: Iterable[dict]
         if self.n_process > 1 and len(cleaned) >= PARALLEL_FROM:
             plain = self._parallel(cleaned, progress)
         else:
@@ -204,7 +205,7 @@ class ConceptExtractor:
             for doc, c, n_title in zip(documents, cands, n_titles, strict=True)
         ]
 
-    def _names(self, cands: list[DocCandidates], long_surfaces: dict[str, Counter[str]]) -> dict[str, str]:
+    def _names(self, cands: Sequence[DocCandidates], long_surfaces: dict[str, Counter[str]]) -> dict[str, str]:
         surfaces: dict[str, Counter[str]] = defaultdict(Counter)
         for c in cands:
             for o in c.occurrences:

@@ -26,6 +26,7 @@ from kg.extract.wordlists import GENERIC_HEADS, NAMING_HEADS
 
 if TYPE_CHECKING:
     from kg.extract.candidates import Occurrence
+    from kg.extract.vocabulary import VocabularyEntry
 
 __all__ = [
     "FEATURES",
@@ -81,7 +82,7 @@ class CandidateStats:
     surface: str = ""
     in_title: bool = False
     in_body: bool = False
-    entry: object | None = None
+    entry: VocabularyEntry | None = None
 
 
 @dataclass

@@ -147,8 +147,8 @@ def build_batch(
         for c in concepts.get(item.id, ()):
             _add_concept(nodes.concepts, Concept(c.key, c.name, c.aliases, c.broader[0][0] if c.broader else None))
             (batch.minor_mentions if c.minor else batch.mentions).append((item.id, c.key, c.weight))
-            chain = list(c.broader)
-            for (narrow_key, _), (broad_key, broad_name) in zip([(c.key, c.name), *chain], chain):
+            broader = list(c.broader)
+            for (narrow_key, _), (broad_key, broad_name) in zip([(c.key, c.name), *broader], broader):
                 _add_concept(nodes.concepts, Concept(broad_key, broad_name))
                 batch.broader.append((narrow_key, broad_key))
     batch.authors = list(nodes.authors.values())

@@ -179,7 +179,7 @@ def _record(obj: dict, source: str, line: int | None) -> SourceRecord:
         raise fail("area", "empty part in area path")
     return SourceRecord(
         source=source,
-        line=line,
+        line=line if line is not None else 0,  # an item of a document: its reader numbers it
         id=(strip_controls(obj.get("id") or "").strip() or None),
         title=strip_controls(obj.get("title") or "").strip() or None,
         authors=tuple(n for n in names if n),

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from kg.cli import main
 from kg.config import get_settings
+from kg.store.base import PaperFilter
 
 from helpers import SAMPLES
 
@@ -43,6 +44,11 @@ def test_answers_read_like_the_api(seeded_embedded):
     assert search["hits"][0]["paper"]["id"] == "hf6032a1a499e7934"
     card = json.loads(run(env, "paper", "hf6032a1a499e7934").output)
     assert "sharpness aware minimization" in {c["key"] for c in card["concepts"]}
+    for pid in ("hf6032a1a499e7934", *minor_mentioners(seeded_embedded)):  # the API's concepts(first:) after the key ones
+        card = json.loads(run(env, "paper", pid).output)
+        [every] = seeded_embedded.store.concepts_of_papers([pid], 100)
+        assert [c["key"] for c in card["concepts"] + card["also_named"]] == [c.key for c in every]
+        assert ("also named: " in run(env, "paper", pid, as_json=False).output) == bool(card["also_named"])
     related = json.loads(run(env, "related", "hf6032a1a499e7934").output)["related"]
     expected = seeded_embedded.store.related_papers(["hf6032a1a499e7934"], 10)[0]
     assert [r["paper"]["id"] for r in related] == [r.paper_id for r in expected]
@@ -55,6 +61,18 @@ def test_answers_read_like_the_api(seeded_embedded):
     assert concept["concept"]["name"] == "sharpness-aware minimization" and concept["broader"] == "optimization method"
     path = json.loads(run(env, "path", "Wei Lin", "Hong Xu").output)["path"]
     assert [a["name"] for a in path] == ["Wei Lin", "Hong Xu"]
+
+
+def minor_mentioners(service) -> list[str]:
+    """Papers that name concepts below their key ones (the seeds have some)."""
+    ids = [p.id for p in service.store.find_papers(PaperFilter(), 0, 100).items]
+    found = [
+        pid
+        for pid, key, every in zip(ids, service.store.concepts_of_papers(ids), service.store.concepts_of_papers(ids, 100))
+        if len(every) > len(key)
+    ]
+    assert found
+    return found[:2]
 
 
 def api_reasons(service, paper_id: str) -> list[list[str]]:

@@ -49,7 +49,10 @@ class Connection(Generic[T]):
 
     @strawberry.field
     async def total_count(self) -> int:
-        return self.total if self.total is not None else await self.count()
+        if self.total is not None:
+            return self.total
+        assert self.count is not None, "a connection has its total or a way to count it"
+        return await self.count()
 
 
 DEFAULT_FIRST = 20

@@ -117,7 +117,7 @@ def _selections(
             child_type = schema.get_type(type_name)
             if not isinstance(child_type, GraphQLObjectType):
                 raise Unsupported(f"abstract type {type_name}")
-            merged = SelectionSetNode(selections=tuple(s for n in nodes for s in n.selection_set.selections))
+            merged = SelectionSetNode(selections=tuple(s for n in nodes if n.selection_set for s in n.selection_set.selections))
             children = _selections(schema, child_type, merged, fragments, supported)
         out.append(Selection(key, name, parent.name, nodes[0], definition, type_name, is_list, children))
     return tuple(out)
@@ -130,6 +130,8 @@ def compile_operation(
     if operation.operation != OperationType.QUERY or operation.directives:
         return None
     root = schema.query_type
+    if root is None:
+        return None
     try:
         return _selections(schema, root, operation.selection_set, fragments, supported)
     except Unsupported:
