@@ -122,6 +122,17 @@ def test_bad_references_name_the_file_line_and_field(tmp_path, service):
     assert service.stats().papers == 0
 
 
+def transformers() -> list[dict]:
+    """Five papers: three cite p1 (two of them a work kg lacks too), and p5 cites p2 and p3."""
+    return [
+        paper("p1", "Attention Is All You Need"),
+        paper("p2", "Transformers for translation", references=["p1", "Sequence to sequence learning with networks"]),
+        paper("p3", "Transformers for vision", references=["p1", "Sequence to sequence learning with networks"]),
+        paper("p4", "Transformers for speech", references=["p1"]),
+        paper("p5", "A survey of transformers", references=["p2", "p3"]),
+    ]
+
+
 def test_citation_links_say_what_both_cite_and_who_cites_both(make_service, tmp_path):
     """Bibliographic coupling (by a paper kg has, and by a work it lacks) and co-citation, through GraphQL."""
     from fastapi.testclient import TestClient
@@ -129,13 +140,7 @@ def test_citation_links_say_what_both_cite_and_who_cites_both(make_service, tmp_
     from kg.api.app import create_app
 
     svc = make_service()
-    rows = [
-        paper("p1", "Attention Is All You Need"),
-        paper("p2", "Transformers for translation", references=["p1", "Sequence to sequence learning with networks"]),
-        paper("p3", "Transformers for vision", references=["p1", "Sequence to sequence learning with networks"]),
-        paper("p4", "Transformers for speech", references=["p1"]),
-        paper("p5", "A survey of transformers", references=["p2", "p3"]),
-    ]
+    rows = transformers()
     svc.ingest([write_jsonl(tmp_path / "a.jsonl", rows)])
     q = """query($id: ID!, $first: Int) { paper(id: $id) { citationLinks(first: $first) {
              paper { id } strength bothCite { key paper { id } } citedTogetherBy { id } } } }"""
@@ -173,13 +178,7 @@ def test_citation_links_read_a_much_cited_work_only_so_far(make_service, tmp_pat
     from kg.api.app import create_app
 
     svc = make_service(KG_CITATION_FANOUT="1")
-    rows = [
-        paper("p1", "Attention Is All You Need"),
-        paper("p2", "Transformers for translation", references=["p1", "Sequence to sequence learning with networks"]),
-        paper("p3", "Transformers for vision", references=["p1", "Sequence to sequence learning with networks"]),
-        paper("p4", "Transformers for speech", references=["p1"]),
-        paper("p5", "A survey of transformers", references=["p2", "p3"]),
-    ]
+    rows = transformers()
     svc.ingest([write_jsonl(tmp_path / "a.jsonl", rows)])
     q = 'query { paper(id: "p2") { citationLinks { paper { id } strength bothCite { key } citedTogetherBy { id } } } }'
     with TestClient(create_app(svc)) as client:
