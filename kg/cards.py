@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from kg.explain import related_reasons
 from kg.graph.identity import author_key
 from kg.models import Author, Concept, Paper, ResearchArea
-from kg.store.shapes import RELATED_LIMIT  # the most concepts of a paper asked for
+from kg.store.base import EVERY_MENTION
 
 if TYPE_CHECKING:
     from kg.service import KGService
@@ -79,7 +79,7 @@ class Cards:
         if paper is None:
             return None
         key = self.store.concepts_of_papers([paper_id])[0]
-        every = self.store.concepts_of_papers([paper_id], RELATED_LIMIT)[0]
+        every = self.store.concepts_of_papers([paper_id], EVERY_MENTION)[0]
         return PaperCard(
             paper,
             self.store.authors_of_papers([paper_id])[0],

@@ -18,13 +18,12 @@ from pathlib import Path
 import networkx as nx
 
 from kg.models import Author, Concept, Paper, ResearchArea
-from kg.store.base import PaperFilter, Store
+from kg.store.base import EVERY_MENTION, PaperFilter, Store
 
 __all__ = ["FORMATS", "whole_graph", "author_neighbourhood", "concept_neighbourhood", "write_graph"]
 
 FORMATS = ("graphml", "gexf", "json", "csv")
 _CHUNK = 500
-EVERY_MENTION = 10_000  # more concepts than any paper names
 
 
 def _chunks(items: Sequence, size: int = _CHUNK) -> Iterable[Sequence]:

@@ -33,6 +33,7 @@ from kg.models import (
 
 from kg.store.shapes import (  # noqa: F401  (re-exported: the interface speaks in them)
     COAUTHORS_FIRST,
+    EVERY_MENTION,
     PAPER_ORDERS,
     RELATED_CONCEPTS_SAMPLE,
     RELATED_LIMIT,

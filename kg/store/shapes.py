@@ -16,6 +16,7 @@ __all__ = [
     "PAPER_ORDERS",
     "RELATED_CONCEPTS_SAMPLE",
     "RELATED_LIMIT",
+    "EVERY_MENTION",
     "COAUTHORS_FIRST",
     "SUGGEST_CANDIDATES",
 ]
@@ -42,6 +43,7 @@ class PaperFilter:
 PAPER_ORDERS = ("id", "citations", "year")
 RELATED_CONCEPTS_SAMPLE = 200  # a concept's related concepts co-occur on its papers most about it, at most this many
 RELATED_LIMIT = 100  # the most related papers or concepts the API asks a store for (its loaders' limit)
+EVERY_MENTION = 10_000  # more concepts than any paper mentions: ``concepts_of_papers(ids, EVERY_MENTION)`` is all of them
 COAUTHORS_FIRST = 100  # an author's co-authors (most joint papers first) one list holds by default, and at most
 SUGGEST_CANDIDATES = 2000  # Neo4j ranks at most this many full-text matches (the embedded store ranks all)
 _KIND_ORDER = {"concept": 0, "author": 1, "paper": 2}

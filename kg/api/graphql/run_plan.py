@@ -168,9 +168,10 @@ def _paper_list(name: str):
 
 
 def _paper_concepts(run: PlanRun, parents, s, siblings):
-    if run.args(s).get("first") is None:
+    first = run.args(s).get("first")
+    if first is None:
         return run.lists("paper", [p.id for p in parents], "concepts", siblings)
-    return run.reads.concepts_of_papers([p.id for p in parents], run.first(s, 0))
+    return run.reads.concepts_of_papers([p.id for p in parents], check_first(first, 0))
 
 
 def _author_papers(run: PlanRun, parents, _s, siblings):

@@ -46,10 +46,9 @@ def apply_batch(g: nx.DiGraph, batch: GraphBatch) -> None:
     _add_authorships(g, batch)
     for pid, path in batch.in_area:
         g.add_edge(node_id("paper", pid), node_id("area", path), type="IN_AREA")
-    for pid, key, weight in batch.mentions:
-        g.add_edge(node_id("paper", pid), node_id("concept", key), type="MENTIONS", weight=weight)
-    for pid, key, weight in batch.minor_mentions:
-        g.add_edge(node_id("paper", pid), node_id("concept", key), type="MENTIONS", weight=weight, minor=True)
+    for rows, marks in ((batch.mentions, {}), (batch.minor_mentions, {"minor": True})):  # a key mention has no mark
+        for pid, key, weight in rows:
+            g.add_edge(node_id("paper", pid), node_id("concept", key), type="MENTIONS", weight=weight, **marks)
     _add_counts(
         g, "CO_AUTHORED", ((node_id("author", a), node_id("author", b), n) for (a, b), n in batch.coauthor_increments.items())
     )

@@ -122,14 +122,12 @@ def _key_only(s) -> bool:
 
 def _paper_concepts(q: _Query, s, n: str) -> str:
     """A paper's key concepts; with ``first``, up to that many of all it mentions, key ones first."""
-    first = q.args(s).get("first")
     x, r = q.var(), q.var()
-    if first is None:
+    if q.args(s).get("first") is None:
         match = ORDERED_LISTS["Paper", "concepts"].format(n=n, x=x, r=r)
-        return f"COLLECT {{ {match} RETURN {q.obj(s.type_name, x, s.children)} }}"
-    first = q.bind.first(s, 0)
-    match = ORDERED_MENTIONS.format(n=n, x=x, r=r)
-    return f"COLLECT {{ {match} LIMIT {q.param(first)} RETURN {q.obj(s.type_name, x, s.children)} }}"
+    else:
+        match = f"{ORDERED_MENTIONS.format(n=n, x=x, r=r)} LIMIT {q.param(q.bind.first(s, 0))}"
+    return f"COLLECT {{ {match} RETURN {q.obj(s.type_name, x, s.children)} }}"
 
 
 def _related(q: _Query, s, n: str) -> str:

@@ -168,15 +168,6 @@ RETURN id, c {.key, .name, .aliases, .broader} AS c ORDER BY id, m.weight DESC, 
 ORDERED_MENTIONS = (
     "MATCH ({n})-[{r}:MENTIONS]->({x}:Concept) WITH {x}, {r} ORDER BY coalesce({r}.minor, false), {r}.weight DESC, {x}.key"
 )
-MENTIONS_OF_PAPERS: LiteralString = """
-UNWIND $ids AS id
-MATCH (n:Paper {id: id})
-RETURN id, COLLECT {
-  MATCH (n)-[m:MENTIONS]->(c:Concept)
-  WITH c, m ORDER BY coalesce(m.minor, false), m.weight DESC, c.key LIMIT $first
-  RETURN c {.key, .name, .aliases, .broader}
-} AS cs
-"""
 # The lists below a node, each in its order, with {n} the node, {x} each item and {r} the relationship:
 # the batched lists query below and the compiled operations (plan_cypher.py) are both made of them.
 ORDERED_LISTS: dict[tuple[str, str], str] = {
@@ -196,6 +187,14 @@ PROJECTIONS: dict[str, str] = {
     "Concept": "{.key, .name, .aliases, .broader}",
     "ResearchArea": "{.path, .name, .parent}",
 }
+
+
+# Up to $first concepts each paper mentions, in ORDERED_MENTIONS' order (``concepts_of_papers(ids, first)``).
+MENTIONS_OF_PAPERS = (
+    "UNWIND $ids AS id MATCH (n:Paper {id: id}) RETURN id, COLLECT { "
+    + ORDERED_MENTIONS.format(n="n", x="x", r="m")
+    + f" LIMIT $first RETURN x {PROJECTIONS['Concept']} }} AS cs"
+)
 
 
 def _list_fragment(kind: str, name: str, item: str) -> str:

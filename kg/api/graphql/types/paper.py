@@ -147,7 +147,8 @@ class PaperType:
         if first is None:
             found = await info.context.loaders.paper_lists.load((self.model.id, "concepts"))
         else:
-            found = (await info.context.loaders.paper_mentions.load(self.model.id))[: check_first(first, 0)]
+            first = check_first(first, 0)  # checked before anything is read
+            found = (await info.context.loaders.paper_mentions.load(self.model.id))[:first]
         return [ConceptType(model=c) for c in found]
 
     @strawberry.field(
