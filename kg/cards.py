@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from kg.explain import related_reasons
 from kg.graph.identity import author_key
 from kg.models import Author, Concept, Paper, ResearchArea
-from kg.store.base import EVERY_MENTION
-
-if TYPE_CHECKING:
-    from kg.service import KGService
+from kg.store.base import EVERY_MENTION, PaperFilter, Store
 
 __all__ = ["Cards", "PaperCard", "RelatedCard", "AuthorCard", "ConceptCard", "NamedCoauthor", "NamedRelatedConcept"]
 
@@ -68,11 +64,11 @@ class ConceptCard:
 
 
 class Cards:
-    """Builds cards through one service (its store and its name lookups)."""
+    """Builds cards from a store's reads; a name a user typed is looked up before (``KGService.author``,
+    ``KGService.concept``)."""
 
-    def __init__(self, service: "KGService") -> None:
-        self.service = service
-        self.store = service.store
+    def __init__(self, store: Store) -> None:
+        self.store = store
 
     def paper_card(self, paper_id: str) -> PaperCard | None:
         [paper] = self.store.papers_by_ids([paper_id])
@@ -92,31 +88,19 @@ class Cards:
         """Papers linked by shared concepts, strongest first; None for an unknown paper."""
         if self.store.papers_by_ids([paper_id])[0] is None:
             return None
-        found = self.store.related_papers([paper_id], limit)[0]
-        papers = self.store.papers_by_ids([r.paper_id for r in found])
-        keys = sorted({k for r in found for k in r.shared})
-        concepts = dict(zip(keys, self.store.concepts_by_keys(keys), strict=True))
-        cards = [
-            RelatedCard(p, r.score, [c for k in r.shared if (c := concepts.get(k)) is not None])
-            for r, p in zip(found, papers, strict=True)
-            if p is not None
+        found = self.store.related_answers([paper_id], limit)[0]
+        pairs = [(paper_id, r.paper.id, tuple(c.name for c in r.shared)) for r in found]
+        return [
+            RelatedCard(r.paper, r.score, r.shared, why) for r, why in zip(found, related_reasons(self.store, pairs), strict=True)
         ]
-        pairs = [(paper_id, c.paper.id, tuple(x.name for x in c.shared)) for c in cards]
-        for card, why in zip(cards, related_reasons(self.service.batched_reads, pairs), strict=True):
-            card.reasons.extend(why)
-        return cards
 
-    def author_card(self, name: str, limit: int) -> AuthorCard:
-        """An author with papers and co-authors, or close names when none is called exactly that."""
-        found = self.service.author(name)
+    def author_card(self, found: Author | None, name: str, limit: int) -> AuthorCard:
+        """A person (``found`` for ``name``) with papers and co-authors, or close names when there is none."""
         if found is None:
             return AuthorCard(None, suggestions=self._close_authors(name, limit))
         papers = self.store.papers_of_authors([found.key])[0]
-        coauthors = self.store.coauthors_of([found.key])[0][:limit]
-        people = self.store.authors_by_keys([c.author_key for c in coauthors])
         named = [
-            NamedCoauthor(c.author_key, a.name if a else c.author_key, c.joint_papers)
-            for c, a in zip(coauthors, people, strict=True)
+            NamedCoauthor(c.author.key, c.author.name, c.joint_papers) for c in self.store.coauthor_answers([found.key], limit)[0]
         ]
         evidence = self.store.authorships_of_authors([found.key])[0][:limit]
         return AuthorCard(found, len(papers), papers[:limit], named, evidence=evidence)
@@ -134,8 +118,7 @@ class Cards:
 
         return sorted(seen.values(), key=lambda a: (-closeness(a), a.key))[:limit]
 
-    def concept_card(self, name: str, limit: int) -> ConceptCard | None:
-        found = self.service.concept(name)
+    def concept_card(self, found: Concept | None, limit: int) -> ConceptCard | None:
         if found is None:
             return None
         broader = self.store.concepts_by_keys([found.broader])[0] if found.broader else None
@@ -145,7 +128,7 @@ class Cards:
             found,
             self.store.paper_counts_of_concepts([found.key])[0],
             broader.name if broader else None,
-            self.service.papers_with_concept_key(found.key, 0, limit).items,
+            self.store.find_papers(PaperFilter(concept=found.key), 0, limit, count=False).items,
             [
                 NamedRelatedConcept(r.concept_key, c.name if c else r.concept_key, r.shared_papers)
                 for r, c in zip(related, names, strict=True)

@@ -101,7 +101,7 @@ def search(text: str, first: int, as_json: bool) -> None:
 @_json_option
 def paper(paper_id: str, as_json: bool) -> None:
     """One paper: title, venue, authors, areas, key concepts and the other concepts it names."""
-    card = _with_service(lambda s: Cards(s).paper_card(paper_id), lambda c: c is None and _no_paper(paper_id))
+    card = _with_service(lambda s: Cards(s.store).paper_card(paper_id), lambda c: c is None and _no_paper(paper_id))
     p = card.paper
     lines = [
         p.title or p.label,
@@ -121,7 +121,7 @@ def paper(paper_id: str, as_json: bool) -> None:
 def related(paper_id: str, first: int, as_json: bool) -> None:
     """Papers linked to PAPER_ID by shared concepts, strongest first, with the concepts they share and, under
     each, what else relates them (the people who wrote both, citations)."""
-    found = _with_service(lambda s: Cards(s).related(paper_id, first), lambda f: f is None and _no_paper(paper_id))
+    found = _with_service(lambda s: Cards(s.store).related(paper_id, first), lambda f: f is None and _no_paper(paper_id))
     rows = [(f"{r.score:.2f}", r.paper.id, r.paper.label[:70], ", ".join(c.name for c in r.shared[:4])) for r in found]
     header, *lines = _table(rows, ("score", "id", "title", "shared concepts"))
     more = [[f"        {why}" for why in r.reasons if not why.startswith("both about ")] for r in found]
@@ -137,7 +137,7 @@ def author(name: str, first: int, as_json: bool) -> None:
     close matches when NAME is not exact."""
     try:
         card = _with_service(
-            lambda s: Cards(s).author_card(name, first),
+            lambda s: Cards(s.store).author_card(s.author(name), name, first),
             lambda c: c.author is None and not as_json and _no_author(name, c.suggestions),
         )
     except AmbiguousAuthor as several:
@@ -170,7 +170,7 @@ def author(name: str, first: int, as_json: bool) -> None:
 def concept(name: str, first: int, as_json: bool) -> None:
     """A concept (by name or alias): aliases, broader concept, its papers and related concepts."""
     card = _with_service(
-        lambda s: Cards(s).concept_card(name, first),
+        lambda s: Cards(s.store).concept_card(s.concept(name), first),
         lambda c: c is None and f"no concept named {name!r}; try: kg search {name!r}",
     )
     c = card.concept

@@ -13,6 +13,8 @@ __all__ = [
     "Reference",
     "ResearchArea",
     "Concept",
+    "RelatedPaperAnswer",
+    "CoauthorAnswer",
     "RelatedPaper",
     "RelatedConcept",
     "Coauthor",
@@ -135,6 +137,15 @@ class RelatedPaper:
 
 
 @dataclass(frozen=True, slots=True)
+class RelatedPaperAnswer:
+    """A related paper as every reader shows it: the paper, how strongly, and the concepts both have (rarest first)."""
+
+    paper: Paper
+    score: float
+    shared: list[Concept]
+
+
+@dataclass(frozen=True, slots=True)
 class RelatedConcept:
     concept_key: str
     shared_papers: int
@@ -143,6 +154,14 @@ class RelatedConcept:
 @dataclass(frozen=True, slots=True)
 class Coauthor:
     author_key: str
+    joint_papers: int
+
+
+@dataclass(frozen=True, slots=True)
+class CoauthorAnswer:
+    """A co-author as every reader shows them: the person and their joint papers."""
+
+    author: Author
     joint_papers: int
 
 

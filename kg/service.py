@@ -92,8 +92,7 @@ class KGService:
     def async_tree_reads(self):
         """The store's reader for whole compiled operations on an async driver (made for the calling event
         loop, closed with ``await reader.close()``), or None when the store has none."""
-        make = getattr(self.store, "async_tree_reads", None)
-        return make(self.settings) if make is not None else None
+        return self.store.async_tree_reads(self.settings)
 
     def check(self) -> None:
         """Raise StoreError/StoreUnavailable unless the store can serve (health)."""
@@ -207,7 +206,7 @@ class KGService:
         if words > most or len(text) > 40 * most:
             raise InvalidArgument(f"{what} has {words} words ({len(text)} characters); at most {most} words are allowed")
 
-    def _paper_filter(self, query: PaperQuery) -> PaperFilter | None:
+    def paper_filter(self, query: PaperQuery) -> PaperFilter | None:
         """The store's filter for a user's query; None when it names a concept nobody mentions."""
         if query.text:
             self._check_words(query.text, "the text filter")
@@ -231,18 +230,18 @@ class KGService:
 
     def papers(self, query: PaperQuery, offset: int, limit: int, *, count: bool = True) -> Page:
         """A page of the papers the query matches; ``count=False`` leaves ``total`` None (see ``count_papers``)."""
-        paper_filter = self._paper_filter(query)
+        paper_filter = self.paper_filter(query)
         if paper_filter is None:
             return Page([], 0 if count else None)
         return self.store.find_papers(paper_filter, offset, limit, count=count)
 
     def count_papers(self, query: PaperQuery) -> int:
-        paper_filter = self._paper_filter(query)
+        paper_filter = self.paper_filter(query)
         return 0 if paper_filter is None else self.store.count_papers(paper_filter)
 
     def paper_facets(self, query: PaperQuery) -> Facets:
         """Papers per year and per venue among those the query matches."""
-        paper_filter = self._paper_filter(query)
+        paper_filter = self.paper_filter(query)
         return Facets([], []) if paper_filter is None else self.store.paper_facets(paper_filter)
 
     def papers_with_concept_key(self, key: str, offset: int, limit: int, *, count: bool = True) -> Page:

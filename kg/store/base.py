@@ -18,6 +18,7 @@ from kg.models import (
     Author,
     Authorship,
     Coauthor,
+    CoauthorAnswer,
     Concept,
     Facets,
     Institution,
@@ -26,11 +27,13 @@ from kg.models import (
     Reference,
     RelatedConcept,
     RelatedPaper,
+    RelatedPaperAnswer,
     ResearchArea,
     Stats,
     Suggestion,
 )
 
+from kg.store.reads import Read, read_level_by_level
 from kg.store.shapes import (  # noqa: F401  (re-exported: the interface speaks in them)
     COAUTHORS_FIRST,
     EVERY_MENTION,
@@ -116,6 +119,21 @@ class BatchedReads(ABC):
     def related_papers(self, ids: Sequence[str], limit: int) -> list[list[RelatedPaper]]:
         """Best score first, then id; never the paper itself."""
 
+    def related_answers(self, ids: Sequence[str], first: int) -> list[list[RelatedPaperAnswer]]:
+        """Each paper's first ``first`` related papers with the papers and their shared concepts read: the one
+        answer the API, its compiled operations and the CLI give (``related_papers`` says in what order)."""
+        rows = [rs[:first] for rs in self.related_papers(ids, max(first, 1))]
+        papers = _found(self.papers_by_ids, [r.paper_id for rs in rows for r in rs])
+        concepts = _found(self.concepts_by_keys, [k for rs in rows for r in rs for k in r.shared])
+        return [
+            [
+                RelatedPaperAnswer(p, r.score, [c for k in r.shared if (c := concepts.get(k)) is not None])
+                for r in rs
+                if (p := papers.get(r.paper_id)) is not None
+            ]
+            for rs in rows
+        ]
+
     @abstractmethod
     def papers_of_authors(self, keys: Sequence[str]) -> list[list[Paper]]: ...
 
@@ -125,6 +143,12 @@ class BatchedReads(ABC):
     @abstractmethod
     def coauthors_of(self, keys: Sequence[str]) -> list[list[Coauthor]]:
         """Most joint papers first, then key."""
+
+    def coauthor_answers(self, keys: Sequence[str], first: int) -> list[list[CoauthorAnswer]]:
+        """Each author's first ``first`` co-authors with the people read (``coauthors_of`` says in what order)."""
+        rows = [rs[:first] for rs in self.coauthors_of(keys)]
+        people = _found(self.authors_by_keys, [r.author_key for rs in rows for r in rs])
+        return [[CoauthorAnswer(a, r.joint_papers) for r in rs if (a := people.get(r.author_key)) is not None] for rs in rows]
 
     @abstractmethod
     def paper_counts_of_concepts(self, keys: Sequence[str]) -> list[int]: ...
@@ -145,10 +169,27 @@ class BatchedReads(ABC):
     def paper_counts_of_areas(self, paths: Sequence[str]) -> list[int]: ...
 
 
+def _found(read: Callable[[Sequence[str]], list], keys: Sequence[str]) -> dict:
+    """One batched read of the distinct keys: key -> what it found (None for nothing)."""
+    unique = list(dict.fromkeys(keys))
+    return dict(zip(unique, read(unique))) if unique else {}
+
+
 class Store(BatchedReads):
     """What the service needs from a graph store."""
 
     kind: str = "abstract"
+
+    # -- reading a whole request (``kg.store.reads``) ------------------------------------
+    def read_tree(self, roots: Sequence[Read]) -> dict[str, Any]:
+        """A read tree's answer (see ``kg.store.reads``): by default level by level through the batched reads."""
+        return read_level_by_level(self, roots)
+
+    def async_tree_reads(self, settings) -> Any:
+        """A reader answering read trees on an async driver, made for the calling event loop (``await
+        reader.read_tree(roots)``, None for a tree it cannot take; ``await reader.close()``), or None when the
+        store has none (default: none; the API then reads in a worker thread)."""
+        return None
 
     # -- lifecycle ---------------------------------------------------------------------
     def check(self) -> None:

@@ -297,3 +297,75 @@ def test_minor_mentions_come_after_the_key_concepts_and_count_everywhere(store):
         again = EmbeddedStore(store.data_dir)
         check(again)
         again.close()
+
+
+def test_related_papers_and_coauthors_answered_whole(store):
+    """One answer each, with papers, concepts and people read: what the API, its plans and the CLI all show."""
+    [p2, none] = store.related_answers(["p2", "zz"], 10)
+    assert [(r.paper.id, r.paper.title, r.score, [c.name for c in r.shared]) for r in p2] == [
+        ("p1", "Fast Xray Methods", 1.5, ["xray method"]),
+        ("p3", store.papers_by_ids(["p3"])[0].title, 1.2, ["zebra"]),
+    ]
+    assert none == [] and [r.paper.id for r in store.related_answers(["p2"], 1)[0]] == ["p1"]
+    [bo] = store.coauthor_answers(["bo chen"], 1)
+    assert [(c.author.key, c.author.name, c.joint_papers) for c in bo] == [("ann lee", "Ann Lee", 1)]
+
+
+def test_a_read_tree_answers_as_its_reads_do(store):
+    """``read_tree`` (Neo4j: one query) equals the level-by-level answer through the batched reads, kind by kind."""
+    from kg.store.reads import Read, read_level_by_level
+
+    paper = Read("paper.related", "r", (Read("related.paper", "rp", abstract=True), Read("related.shared", "rs")), first=5)
+    tree = [
+        Read(
+            "paper",
+            "a",
+            (
+                Read(
+                    "paper.authors",
+                    "au",
+                    (Read("author.paper_count", "n"), Read("author.coauthors", "co", (Read("coauthor.author", "ca"),), first=2)),
+                ),
+                Read("paper.areas", "ar"),
+                Read("paper.concepts", "c", (Read("concept.broader", "b"), Read("concept.paper_count", "cn"))),
+                Read("paper.mentions", "m", first=3),
+                paper,
+            ),
+            keys=("p2",),
+        ),
+        Read("author", "b", (Read("author.papers", "ap", (paper,)),), keys=("bo chen",)),
+        Read("concept", "c", (Read("concept.papers", "cp", window=(0, 1), total=True),), keys=("nothing", "zebra")),
+        Read("concept", "d", keys=(), names=("x-ray method",)),
+        Read("papers", "e", window=(1, 2), total=True, filter=PaperFilter()),
+        Read("paper", "g", keys=("zz",)),
+    ]
+    level = read_level_by_level(store, tree)
+    before = getattr(store, "queries_run", 0)
+    assert view(store.read_tree(tree)) == view(level)
+    # Neo4j: the whole tree in one query, and a concept known only by its names looked up and the tree read again
+    assert store.kind != "neo4j" or store.queries_run - before == 3
+    filtered = [Read("papers", "f", (Read("paper.authors", "au"),), window=(0, 5), total=True, filter=PaperFilter(area="Theory"))]
+    assert view(store.read_tree(filtered)) == view(read_level_by_level(store, filtered))  # Neo4j: level by level
+    assert [x["_"].id for x in store.read_tree(filtered)["f"]["items"]] == ["p1", "p2"]
+    assert [x["_"].key for x in level["a"]["au"]] == ["cy dee", "bo chen"] and level["d"]["_"].key == "xray method"
+    assert [x["_"].id for x in level["c"]["cp"]["items"]] == ["p3", "p2"] and level["c"]["cp"]["total"] == 2
+    assert level["g"] is None and level["e"]["total"] == 4
+
+
+def view(found):
+    """A read tree's answer with each model as what a response shows of it (its key and name, a link's number)."""
+    if isinstance(found, list):
+        return [view(x) for x in found]
+    if not isinstance(found, dict):
+        return found
+    return {k: _shown(x) if k == "_" else view(x) for k, x in found.items()}
+
+
+def _shown(model):
+    if isinstance(model, dict):  # a page's window
+        return model
+    for link in ("score", "joint_papers"):
+        if hasattr(model, link):
+            return getattr(model, link)
+    key = next(getattr(model, a) for a in ("id", "key", "path") if hasattr(model, a))
+    return (type(model).__name__, key, getattr(model, "label", None) or getattr(model, "name", None))

@@ -91,7 +91,8 @@ class Loaders:
     area: DataLoader
     paper_lists: DataLoader  # (paper id, "authors" | "areas" | "concepts"): siblings load in one store call
     author_lists: DataLoader  # (author key, "papers" | "coauthors"): the same for an author
-    paper_related: DataLoader
+    author_coauthors: DataLoader  # (author key, first) -> their co-authors, with the people read
+    paper_related: DataLoader  # (paper id, first) -> its related papers, with their papers and shared concepts read
     paper_mentions: DataLoader  # paper id -> every concept it mentions, key ones first (up to RELATED_LIMIT)
     paper_authorships: DataLoader
     paper_references: DataLoader
@@ -118,7 +119,8 @@ class Loaders:
             area=load(s.areas_by_paths),
             paper_lists=load(partial(_lists, s, "paper")),
             author_lists=load(partial(_lists, s, "author")),
-            paper_related=load(partial(_with_limit, s.related_papers)),
+            paper_related=load(partial(_by_first, s.related_answers)),
+            author_coauthors=load(partial(_by_first, s.coauthor_answers)),
             paper_mentions=load(partial(_with_limit, s.concepts_of_papers)),
             paper_authorships=load(s.authorships_of_papers),
             paper_references=load(s.references_of_papers),
@@ -142,6 +144,15 @@ def _lists(reads, kind: str, keys: Sequence[tuple[str, str]]) -> list[list]:
     found = reads.lists_of(kind, nodes, sorted({name for _, name in keys}))
     row = {key: i for i, key in enumerate(nodes)}
     return [found[name][row[key]] for key, name in keys]
+
+
+def _by_first(fn: Callable[[Sequence, int], list], keys: Sequence[tuple[str, int]]) -> list:
+    """(key, first) keys -> one call of ``fn(keys, first)`` for each ``first`` asked."""
+    found: dict[tuple[str, int], list] = {}
+    for first in sorted({f for _, f in keys}):
+        wanted = list(dict.fromkeys(k for k, f in keys if f == first))
+        found.update(((k, first), v) for k, v in zip(wanted, fn(wanted, first)))
+    return [found[key] for key in keys]
 
 
 def _with_limit(fn: Callable[[Sequence, int], list], keys: Sequence) -> list:

@@ -1,6 +1,5 @@
-"""What both ways of answering a compiled operation share (``run_plan``, level by level, and
-``shape``, from one compiled query): the rows of pages, edges, related papers and co-authors, the
-leaves read off each model, and the check of ``author``'s arguments."""
+"""What a compiled operation's answer is made of (``tree``, ``shape``): a page, the leaves read off
+each model (a related paper's and a co-author's link included), and the check of ``author``'s arguments."""
 
 from __future__ import annotations
 
@@ -10,7 +9,7 @@ from typing import Any, NamedTuple
 from kg.api.graphql.pagination import encode_cursor
 from kg.errors import InvalidArgument
 
-__all__ = ["Connection", "Edge", "Related", "CoauthorRow", "LEAVES", "author_ref"]
+__all__ = ["Connection", "LEAVES", "author_ref"]
 
 
 class Connection(NamedTuple):
@@ -18,22 +17,6 @@ class Connection(NamedTuple):
     offset: int
     has_next: bool
     count: Callable[[], int]
-
-
-class Edge(NamedTuple):
-    cursor: str
-    node: Any
-
-
-class Related(NamedTuple):
-    paper: Any
-    score: float
-    shared: list
-
-
-class CoauthorRow(NamedTuple):
-    author: Any
-    joint_papers: int
 
 
 LEAVES: dict[tuple[str, str], Callable[[Any], Any]] = {
@@ -55,7 +38,7 @@ LEAVES: dict[tuple[str, str], Callable[[Any], Any]] = {
     ("ResearchArea", "path"): lambda r: r.path,
     ("RelatedPaper", "score"): lambda r: r.score,
     ("Coauthor", "jointPapers"): lambda r: r.joint_papers,
-    ("PaperEdge", "cursor"): lambda e: e.cursor,
+    ("PaperEdge", "cursor"): lambda e: e.cursor,  # answered by ``shape`` from the item's place in its page
     ("PageInfo", "hasNextPage"): lambda c: c.has_next,
     ("PageInfo", "endCursor"): lambda c: encode_cursor(c.offset + len(c.items) - 1) if c.items else None,
 }

@@ -78,6 +78,7 @@ class PlannedExecution(StrawberryGraphQLCoreExecutionContext):
             if data is None:
                 data = await context.call(run.answer, plan)
         except Exception:  # noqa: BLE001 - graphql-core runs it again and reports what went wrong where
+            log.debug("a plan handed its operation back to graphql-core", exc_info=True)
             PLAN_COUNTS["handed back"] += 1
             result = super().execute_operation(serially)
             return await result if self.is_awaitable(result) else result

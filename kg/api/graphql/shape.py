@@ -1,9 +1,10 @@
-"""The response from a compiled operation's one-query answer (stores that answer a whole tree, such as Neo4j).
+"""The response from the store's answer to a read tree (``kg.store.reads``).
 
-The store gives, for each root selection, maps whose ``_`` is the node's model and
-whose other keys (named in ``names``) hold what the selections below ask; this
-walks the selections in order and builds the response exactly as ``run_plan``'s
-level-by-level walk does (the same leaves, cursors and page rules).
+The store gives, for each root read, maps whose ``_`` is the node's model (or a
+related paper's or co-author's link) and whose other keys are the slots of the
+reads below it (``names``: each selection's slot); this walks the selections in
+order and builds the response: leaves read off the models, cursors and page
+rules as the strawberry resolvers give them.
 """
 
 from __future__ import annotations
@@ -12,18 +13,13 @@ from typing import Any
 
 from kg.api.graphql.pagination import encode_cursor
 from kg.api.graphql.plan import TYPENAME, Selection
-from kg.api.graphql.rows import LEAVES, CoauthorRow, Connection, Related
+from kg.api.graphql.rows import LEAVES, Connection
 
 __all__ = ["shape_roots"]
 
-_ROWS = {  # relationship rows: ``_`` holds the relationship's own values
-    "RelatedPaper": lambda m: Related(None, m["score"], None),
-    "Coauthor": lambda m: CoauthorRow(None, m["jointPapers"]),
-}
 
-
-def shape_roots(roots: tuple[Selection, ...], values: dict[int, Any], names: dict[int, str]) -> dict[str, Any]:
-    return {s.key: "Query" if s.name == TYPENAME else _value(s, values[id(s)], names) for s in roots}
+def shape_roots(roots: tuple[Selection, ...], found: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    return {s.key: "Query" if s.name == TYPENAME else _value(s, found[names[id(s)]], names) for s in roots}
 
 
 def _value(s: Selection, value, names: dict[int, str]):
@@ -37,7 +33,7 @@ def _value(s: Selection, value, names: dict[int, str]):
 
 
 def _object(type_name: str, selections: tuple[Selection, ...], obj: dict, names: dict[int, str]) -> dict[str, Any]:
-    model = _ROWS[type_name](obj["_"]) if type_name in _ROWS else obj["_"]
+    model = obj["_"]
     out: dict[str, Any] = {}
     for s in selections:
         if s.name == TYPENAME:

@@ -16,22 +16,9 @@ import neo4j
 from kg.errors import StoreUnavailable
 from kg.store.neo4j import queries as cypher
 from kg.store.neo4j.batched import timed
-from kg.store.neo4j.plan_cypher import Unsupported, concept_roots, plan_query, tree_values
+from kg.store.neo4j.plan_cypher import Unsupported, answer_of, plan_query, unresolved_concepts, with_concept_keys
 
 __all__ = ["AsyncTreeReads"]
-
-
-class _Keys:
-    """Bindings whose concept names are looked up by the given candidate keys."""
-
-    def __init__(self, bind, keys: dict[str, list[str]]) -> None:
-        self.bind, self.keys = bind, keys
-
-    def __getattr__(self, name: str):
-        return getattr(self.bind, name)
-
-    def concept_keys(self, name: str) -> list[str]:
-        return self.keys[name]
 
 
 class AsyncTreeReads:
@@ -50,32 +37,28 @@ class AsyncTreeReads:
                 result = await session.run(timed(query), params)
                 return [record async for record in result]
 
-    async def read_tree(self, roots, bind) -> tuple[dict, dict] | None:
-        """As ``Neo4jBatchedReads.read_tree``; driver errors propagate (the API then answers the sync way).
+    async def read_tree(self, roots) -> dict | None:
+        """As ``Neo4jBatchedReads.read_tree``, or None for a tree it cannot take in one query (the API then reads
+        it in a worker thread); driver errors propagate (the API then answers the sync way).
 
-        A ``concept(name:)`` root is first looked up in the same query by the exact keys its name
-        spells (``resolve_concept``'s first step). Only when none is stored is the name resolved
-        by names and aliases, and the query run again with the key found.
+        A ``concept(name:)`` root is first looked up in the same query by the exact keys its name spells.
+        Only when none is stored is the name resolved by names and aliases, and the query run again with the
+        key found.
         """
-        named = concept_roots(roots, bind)
-        terms = {name: bind.lookup_terms(name) for _, name in named}  # (exact keys, names) per concept name
-        keys = {name: exact for name, (exact, _) in terms.items()}
         try:
-            query, params, names = plan_query(roots, _Keys(bind, keys))
+            query, params = plan_query(roots)
         except Unsupported:
             return None
-        if not names:  # nothing but __typename: nothing to read
-            return tree_values({}, roots, names)
         row = (await self._run(query, params))[0]
-        resolved = {}
-        for s, name in named:
-            if row[names[id(s)]] is None and name not in resolved:
-                rows = await self._run(cypher.RESOLVE_CONCEPT, {"names": terms[name][1]})
-                resolved[name] = [rows[0]["key"]] if rows else []
-        if any(resolved.values()):
-            query, params, names = plan_query(roots, _Keys(bind, keys | resolved))
+        found = {}
+        for r in unresolved_concepts(roots, row):
+            rows = await self._run(cypher.RESOLVE_CONCEPT, {"names": list(r.names)})
+            found[r.slot] = rows[0]["key"] if rows else None
+        if any(found.values()):
+            roots = with_concept_keys(roots, found)
+            query, params = plan_query(roots)
             row = (await self._run(query, params))[0]
-        return tree_values(row, roots, names)
+        return answer_of(row, roots)
 
     async def close(self) -> None:
         await self.driver.close()

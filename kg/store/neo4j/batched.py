@@ -11,7 +11,8 @@ from kg.models import Authorship, Coauthor, Institution, RelatedConcept, Related
 from kg import deadline
 from kg.store.base import RELATED_CONCEPTS_SAMPLE, references_from
 from kg.store.neo4j import queries as cypher
-from kg.store.neo4j.plan_cypher import Unsupported, plan_query, tree_values
+from kg.store.neo4j.plan_cypher import Unsupported, answer_of, plan_query, unresolved_concepts, with_concept_keys
+from kg.store.reads import Read, read_level_by_level
 
 __all__ = ["Neo4jBatchedReads", "timed"]
 
@@ -121,6 +122,29 @@ class Neo4jBatchedReads:
         rows = {r["id"]: r["rows"] for r in self._read(cypher.RELATED_PAPERS, ids=list(dict.fromkeys(ids)), limit=limit)}
         return [[RelatedPaper(x["id"], tuple(x["concepts"]), x["score"]) for x in rows.get(i, [])] for i in ids]
 
+    def _concept_named(self, names) -> str | None:
+        rows = self._read(cypher.RESOLVE_CONCEPT, names=list(names))
+        return rows[0]["key"] if rows else None
+
+    def related_answers(self, ids, first):
+        """In one query: the related papers read as a read tree's are (``plan_cypher``), below a batch of papers."""
+        shared = Read("related.shared", "s")
+        tree = Read("paper.related", "r", (Read("related.paper", "p", abstract=True), shared), first=first)
+        found = {
+            m["_"].id: [row["_"] for row in m["r"]]
+            for m in self.read_tree([Read("papers.by_ids", "b", (tree,), keys=tuple(ids))])["b"]
+        }
+        return [found.get(i, []) for i in ids]
+
+    def coauthor_answers(self, keys, first):
+        """In one query: the co-authors read as a read tree's are (``plan_cypher``), below a batch of people."""
+        tree = Read("author.coauthors", "c", (Read("coauthor.author", "a"),), first=first)
+        found = {
+            m["_"].key: [row["_"] for row in m["c"]]
+            for m in self.read_tree([Read("authors.by_keys", "b", (tree,), keys=tuple(keys))])["b"]
+        }
+        return [found.get(k, []) for k in keys]
+
     def papers_of_authors(self, keys):
         return self._grouped(cypher.PAPERS_OF_AUTHORS, "keys", keys, "k", lambda r: cypher.paper_of(r["p"]))
 
@@ -144,14 +168,21 @@ class Neo4jBatchedReads:
         }
         return [[RelatedConcept(x["key"], x["n"]) for x in rows.get(k, [])] for k in keys]
 
-    def read_tree(self, roots, bind) -> tuple[dict, dict] | None:
-        """A compiled operation's whole answer in one query: (value per root selection id, map key per
-        selection id), with models for nodes (``plan_cypher``); None when a field has no Cypher fragment."""
+    def read_tree(self, roots):
+        """A read tree's whole answer in one query (``plan_cypher``); a tree it has no fragment for (a filtered
+        papers page) level by level. A concept none of whose keys is stored is looked up by its names (one more
+        query), and the tree read again with the key found."""
         try:
-            query, params, names = plan_query(roots, bind)
+            query, params = plan_query(roots)
         except Unsupported:
-            return None
-        return tree_values(self._read(query, **params)[0], roots, names)
+            return read_level_by_level(self, roots)
+        row = self._read(query, **params)[0]
+        found = {r.slot: self._concept_named(r.names) for r in unresolved_concepts(roots, row)}
+        if any(found.values()):
+            roots = with_concept_keys(roots, found)
+            query, params = plan_query(roots)
+            row = self._read(query, **params)[0]
+        return answer_of(row, roots)
 
     def children_of_areas(self, paths):
         return self._grouped(cypher.CHILDREN_OF_AREAS, "paths", paths, "k", lambda r: cypher.area_of(r["r"]))

@@ -1,21 +1,21 @@
-"""A compiled operation's field tree as one Cypher query (the Neo4j store's answer to ``kg.api.graphql.plan``).
+"""A read tree (``kg.store.reads``) as one Cypher query: Neo4j's answer to a whole request in one round trip.
 
-Each object comes back as a map: ``_`` holds the node's properties (what the row
-mappers in ``queries.py`` turn into models) and ``f0``, ``f1``, … hold what the
-fields below it select, as nested ``COLLECT { … }`` subqueries, ordered as the
-batched reads order them (the same fragments, from ``queries.py``). Values are
+Each thing found comes back as a map: ``_`` holds the node's properties (what the
+row mappers in ``queries.py`` turn into models) and each read below it is a key
+of its own (its slot), a nested ``COLLECT { … }`` subquery ordered as the
+batched reads order it (the same fragments, from ``queries.py``). Values are
 parameters; the text is made of fixed fragments and generated variable names.
-Fields with no fragment here raise ``Unsupported``, and the API answers the
-operation level by level instead.
+A read with no fragment here (a filtered papers page) raises ``Unsupported``,
+and the store answers the tree level by level instead.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
 
-from kg.models import Concept, Paper
-from kg.store.base import COAUTHORS_FIRST
+from kg.models import Author, CoauthorAnswer, Concept, Paper, RelatedPaperAnswer
 from kg.store.neo4j.queries import (
     ORDERED_LISTS,
     ORDERED_MENTIONS,
@@ -27,31 +27,18 @@ from kg.store.neo4j.queries import (
     paper_map,
     paper_of,
 )
+from kg.store.reads import NODE_TYPES, Read
 
-__all__ = ["Bindings", "Unsupported", "plan_query", "models_of", "tree_values", "concept_roots"]
+__all__ = ["Unsupported", "plan_query", "answer_of", "unresolved_concepts", "with_concept_keys"]
 
 
 class Unsupported(Exception):
-    """A field this compiler has no fragment for."""
-
-
-class Bindings(Protocol):
-    """What the API binds a compiled operation's arguments with (validated as its resolvers validate them)."""
-
-    def args(self, selection) -> dict: ...
-    def first(self, selection, default: int) -> int: ...
-    def window(self, selection) -> tuple[int, int]: ...  # (offset, limit)
-    def concept_keys(self, name: str) -> list[str]: ...  # the keys it may be, the first one stored wins
-    def lookup_terms(self, name: str) -> tuple[list[str], list[str]]: ...  # (exact keys, names) to resolve it by
-    def author_key(self, args: dict) -> str: ...
+    """A read this compiler has no fragment for."""
 
 
 class _Query:
-    def __init__(self, bind: Bindings) -> None:
-        self.bind = bind
-        self.args = bind.args
+    def __init__(self) -> None:
         self.params: dict[str, Any] = {}
-        self.names: dict[int, str] = {}  # id(selection) -> its map key
         self._vars = 0
 
     def param(self, value: Any) -> str:
@@ -63,233 +50,232 @@ class _Query:
         self._vars += 1
         return f"v{self._vars}"
 
-    def key(self, selection) -> str:
-        return self.names.setdefault(id(selection), f"f{len(self.names)}")
-
-    def obj(self, type_name: str, n: str, selections) -> str:
-        """The map for node ``n`` of ``type_name`` with what ``selections`` ask below it."""
+    def obj(self, read: Read, n: str) -> str:
+        """The map for node ``n`` that ``read`` found, with the reads below it."""
+        type_name = NODE_TYPES[read.kind]
         projection = PROJECTIONS[type_name]
-        if type_name in _KEY_PROJECTIONS and _asks_key_only(type_name, selections):
-            projection = _KEY_PROJECTIONS[type_name]  # only its key is asked for: read nothing else
-        elif type_name in _UNLESS_SELECTED:
-            field, without = _UNLESS_SELECTED[type_name]
-            if not any(s.name == field for s in selections):
-                projection = without
-        parts = [f"_: {n} {projection}"]
-        for s in selections:
-            if s.children or (s.parent, s.name) in _SCALARS:
-                parts.append(f"{self.key(s)}: {self.field(s, n)}")
+        if read.key_only and type_name == "Paper":
+            projection = "{.id}"  # only its id is asked for: read nothing else
+        elif type_name == "Paper" and not read.abstract:
+            projection = _WITHOUT_ABSTRACT  # a paper's longest property, and most operations never ask for it
+        parts = [f"_: {n} {projection}"] + [f"{r.slot}: {self.field(r, n)}" for r in read.below]
         return "{" + ", ".join(parts) + "}"
 
-    def field(self, s, n: str) -> str:
-        if (s.parent, s.name) in _SCALARS:
-            return _SCALARS[s.parent, s.name].format(n=n)
-        build = _FIELDS.get((s.parent, s.name))
+    def field(self, r: Read, n: str) -> str:
+        build = _FIELDS.get(r.kind)
         if build is not None:
-            return build(self, s, n)
-        if (s.parent, s.name) not in ORDERED_LISTS:
-            raise Unsupported(f"{s.parent}.{s.name}")
-        x, r = self.var(), self.var()
-        match = ORDERED_LISTS[s.parent, s.name].format(n=n, x=x, r=r)
-        return f"COLLECT {{ {match} RETURN {self.obj(s.type_name, x, s.children)} }}"
+            return build(self, r, n)
+        if r.kind not in _LISTS:
+            raise Unsupported(r.kind)
+        x, rel = self.var(), self.var()
+        match = ORDERED_LISTS[_LISTS[r.kind]].format(n=n, x=x, r=rel)
+        return f"COLLECT {{ {match} RETURN {self.obj(r, x)} }}"
 
 
-_SCALARS = {
-    ("Author", "paperCount"): "COUNT {{ ({n})-[:AUTHORED]->(:Paper) }}",
-    ("Concept", "paperCount"): "COUNT {{ ({n})<-[:MENTIONS]-(:Paper) }}",
+_WITHOUT_ABSTRACT = paper_map("abstract")
+_LISTS = {  # kind -> its ordered list in queries.py
+    "paper.authors": ("Paper", "authors"),
+    "paper.areas": ("Paper", "areas"),
+    "paper.concepts": ("Paper", "concepts"),
+    "author.papers": ("Author", "papers"),
 }
 
 
-# A property read only when its field is selected (field, the type's projection without it): a paper's
-# abstract is its longest property, and most operations never ask for it.
-_UNLESS_SELECTED = {"Paper": ("abstract", paper_map("abstract"))}
+def _mentions(q: _Query, r: Read, n: str) -> str:
+    """Up to ``first`` of all the concepts a paper mentions, key ones first."""
+    x, rel = q.var(), q.var()
+    return f"COLLECT {{ {ORDERED_MENTIONS.format(n=n, x=x, r=rel)} LIMIT {q.param(r.first or 0)} RETURN {q.obj(r, x)} }}"
 
 
-# Fields a node's key alone answers. A node reached by a key the query already holds (a shared-concepts
-# list, a broader key) is not read when only these are selected: its map is just ``{key}``.
-_KEY_FIELDS = {"Concept": frozenset({"id", "__typename"}), "Paper": frozenset({"id", "__typename"})}
-# A node read where only those fields are selected projects its key alone (a related paper's `paper { id }`).
-_KEY_PROJECTIONS = {"Paper": "{.id}"}
-
-
-def _asks_key_only(type_name: str, selections) -> bool:
-    return {c.name for c in selections} <= _KEY_FIELDS.get(type_name, frozenset())
-
-
-def _key_only(s) -> bool:
-    return _asks_key_only(s.type_name, s.children)
-
-
-def _paper_concepts(q: _Query, s, n: str) -> str:
-    """A paper's key concepts; with ``first``, up to that many of all it mentions, key ones first."""
-    x, r = q.var(), q.var()
-    if q.args(s).get("first") is None:
-        match = ORDERED_LISTS["Paper", "concepts"].format(n=n, x=x, r=r)
-    else:
-        match = f"{ORDERED_MENTIONS.format(n=n, x=x, r=r)} LIMIT {q.param(q.bind.first(s, 0))}"
-    return f"COLLECT {{ {match} RETURN {q.obj(s.type_name, x, s.children)} }}"
-
-
-def _related(q: _Query, s, n: str) -> str:
-    first = q.bind.first(s, 10)
-    x, r, y, i = q.var(), q.var(), q.var(), q.var()
-    parts = [f"_: {{score: {r}.score}}"]
-    for c in s.children:
-        if c.name == "paper":
-            parts.append(f"{q.key(c)}: {q.obj('Paper', x, c.children)}")
-        elif c.name == "sharedConcepts" and _key_only(c):
-            parts.append(f"{q.key(c)}: [{y} IN {r}.concepts | {{_: {{key: {y}}}}}]")
-        elif c.name == "sharedConcepts":
-            shared = (
-                f"COLLECT {{ UNWIND range(0, size({r}.concepts) - 1) AS {i} MATCH ({y}:Concept {{key: {r}.concepts[{i}]}}) "
-                f"WITH {y}, {i} ORDER BY {i} RETURN {q.obj('Concept', y, c.children)} }}"
+def _related(q: _Query, r: Read, n: str) -> str:
+    x, rel, y, i = q.var(), q.var(), q.var(), q.var()
+    parts = [f"_: {{paperId: {x}.id, score: {rel}.score, shared: {rel}.concepts}}"]  # the link (``_related_answer``)
+    for c in r.below:
+        if c.kind == "related.paper":
+            parts.append(f"{c.slot}: {q.obj(c, x)}")
+        elif c.key_only:  # related.shared, by key: the keys the edge holds are the concepts' keys
+            parts.append(f"{c.slot}: [{y} IN {rel}.concepts | {{_: {{key: {y}}}}}]")
+        else:
+            parts.append(
+                f"{c.slot}: COLLECT {{ UNWIND range(0, size({rel}.concepts) - 1) AS {i} "
+                f"MATCH ({y}:Concept {{key: {rel}.concepts[{i}]}}) WITH {y}, {i} ORDER BY {i} RETURN {q.obj(c, y)} }}"
             )
-            parts.append(f"{q.key(c)}: {shared}")
-    match = ORDERED_LISTS["Paper", "related"].format(n=n, x=x, r=r)
-    return f"COLLECT {{ {match} LIMIT {q.param(first)} RETURN {{{', '.join(parts)}}} }}"
+    match = ORDERED_LISTS["Paper", "related"].format(n=n, x=x, r=rel)
+    return f"COLLECT {{ {match} LIMIT {q.param(r.first or 0)} RETURN {{{', '.join(parts)}}} }}"
 
 
-def _coauthors(q: _Query, s, n: str) -> str:
-    first = q.bind.first(s, COAUTHORS_FIRST)
-    x, r = q.var(), q.var()
-    parts = [f"_: {{jointPapers: {r}.papers}}"] + [
-        f"{q.key(c)}: {q.obj('Author', x, c.children)}" for c in s.children if c.name == "author"
-    ]
-    match = ORDERED_LISTS["Author", "coauthors"].format(n=n, x=x, r=r)
-    return f"COLLECT {{ {match} LIMIT {q.param(first)} RETURN {{{', '.join(parts)}}} }}"
+def _coauthors(q: _Query, r: Read, n: str) -> str:
+    x, rel = q.var(), q.var()
+    parts = [f"_: {{key: {x}.key, jointPapers: {rel}.papers}}"] + [f"{c.slot}: {q.obj(c, x)}" for c in r.below]
+    match = ORDERED_LISTS["Author", "coauthors"].format(n=n, x=x, r=rel)
+    return f"COLLECT {{ {match} LIMIT {q.param(r.first or 0)} RETURN {{{', '.join(parts)}}} }}"
 
 
-def _broader(q: _Query, s, n: str) -> str:
-    if _key_only(s):  # every broader key is a concept's (the graph stage adds the node with the key)
+def _broader(q: _Query, r: Read, n: str) -> str:
+    if r.key_only:  # every broader key is a concept's (the graph stage adds the node with the key)
         return f"CASE WHEN {n}.broader IS NULL THEN null ELSE {{_: {{key: {n}.broader}}}} END"
     x = q.var()
-    return f"COLLECT {{ MATCH ({x}:Concept {{key: {n}.broader}}) RETURN {q.obj('Concept', x, s.children)} }}[0]"
+    return f"COLLECT {{ MATCH ({x}:Concept {{key: {n}.broader}}) RETURN {q.obj(r, x)} }}[0]"
 
 
-def _node_selections(connection) -> tuple:
-    """What a connection's ``edges { node { … } }`` select, over every alias of edges and node."""
-    return tuple(c for e in connection if e.name == "edges" for n in e.children if n.name == "node" for c in n.children)
-
-
-def _page(q: _Query, s, match: str, x: str) -> str:
-    """A connection: ``items`` (one more than the page) and, when selected, ``total``."""
-    offset, limit = q.bind.window(s)
-    children = _node_selections(s.children)
+def _page(q: _Query, r: Read, match: str, x: str) -> str:
+    """A page: ``items`` (one more than the page) and, when asked, ``total``."""
+    offset, limit = r.window
     o, n = q.param(offset), q.param(limit)
+    item = Read("related.paper", "", r.below, abstract=r.abstract, key_only=r.key_only)  # each item is a paper
     parts = [
         f"_: {{offset: {o}, limit: {n}}}",
-        f"items: COLLECT {{ {match} SKIP {o} LIMIT {n} + 1 RETURN {q.obj('Paper', x, children)} }}",
+        f"items: COLLECT {{ {match} SKIP {o} LIMIT {n} + 1 RETURN {q.obj(item, x)} }}",
+        f"total: COUNT {{ {match} RETURN {x} }}" if r.total else "total: null",
     ]
-    if any(c.name == "totalCount" for c in s.children):
-        parts.append(f"total: COUNT {{ {match} RETURN {x} }}")
     return "{" + ", ".join(parts) + "}"
 
 
-def _concept_papers(q: _Query, s, n: str) -> str:
+def _concept_papers(q: _Query, r: Read, n: str) -> str:
     x, m = q.var(), q.var()
-    return _page(q, s, f"MATCH ({x}:Paper)-[{m}:MENTIONS]->({n}) WITH {x}, {m} ORDER BY {m}.weight DESC, {x}.id", x)
+    return _page(q, r, f"MATCH ({x}:Paper)-[{m}:MENTIONS]->({n}) WITH {x}, {m} ORDER BY {m}.weight DESC, {x}.id", x)
 
 
-def _root_papers(q: _Query, s, _n: str) -> str:
-    a = q.args(s)
-    if any(v is not None for v in (a.get("filter") or {}).values()):
+def _root_papers(q: _Query, r: Read, _n: str) -> str:
+    if r.filter is None or not r.filter.selects_all():
         raise Unsupported("paper filters")
     x = q.var()
-    return _page(
-        q, s, f"MATCH ({x}:Paper) WHERE {x}.id IS NOT NULL WITH {x} ORDER BY {PAPER_ORDERS[a['orderBy'].value].format(x=x)}", x
-    )
+    order = PAPER_ORDERS[r.filter.order].format(x=x)
+    return _page(q, r, f"MATCH ({x}:Paper) WHERE {x}.id IS NOT NULL WITH {x} ORDER BY {order}", x)
 
 
-def _root_node(label: str, key: str, value: Callable[[_Query, dict], Any]):
-    def build(q: _Query, s, _n: str) -> str:
-        x = q.var()
-        return (
-            f"COLLECT {{ MATCH ({x}:{label} {{{key}: {q.param(value(q, q.args(s)))}}}) "
-            f"RETURN {q.obj(s.type_name, x, s.children)} }}[0]"
-        )
+def _root_paper(q: _Query, r: Read, _n: str) -> str:
+    x = q.var()
+    return f"COLLECT {{ MATCH ({x}:Paper {{id: {q.param(r.keys[0])}}}) RETURN {q.obj(r, x)} }}[0]"
+
+
+def _batch(label: str, key: str):
+    """The nodes of these keys that exist, one map each (a batch of roots in one read)."""
+
+    def build(q: _Query, r: Read, _n: str) -> str:
+        x, k = q.var(), q.var()
+        return f"COLLECT {{ UNWIND {q.param(list(dict.fromkeys(r.keys)))} AS {k} MATCH ({x}:{label} {{{key}: {k}}}) RETURN {q.obj(r, x)} }}"
 
     return build
 
 
-def _root_author(q: _Query, s, _n: str) -> str:
+def _root_author(q: _Query, r: Read, _n: str) -> str:
     """The person an id names, or the one an id merged away now means (``kg authors merge``)."""
     x, alias = q.var(), q.var()
-    key = q.param(q.bind.author_key(q.args(s)))
+    key = q.param(r.keys[0])
     return (
         f"COLLECT {{ OPTIONAL MATCH ({alias}:AuthorAlias {{key: {key}}}) MATCH ({x}:Author {{key: coalesce({alias}.to, {key})}}) "
-        f"RETURN {q.obj(s.type_name, x, s.children)} }}[0]"
+        f"RETURN {q.obj(r, x)} }}[0]"
     )
 
 
-def _root_concept(q: _Query, s, _n: str) -> str:
-    """The first stored concept of the name's candidate keys, in their order (one query when the name spells a key)."""
+def _root_concept(q: _Query, r: Read, _n: str) -> str:
+    """The first stored concept of the candidate keys, in their order (``unresolved_concepts`` then says which
+    roots found none and have names to be looked up by)."""
     x, i = q.var(), q.var()
-    keys = q.param(q.bind.concept_keys(q.args(s)["name"]))
+    keys = q.param(list(r.keys))
     return (
         f"COLLECT {{ UNWIND range(0, size({keys}) - 1) AS {i} MATCH ({x}:Concept {{key: {keys}[{i}]}}) "
-        f"WITH {x}, {i} ORDER BY {i} LIMIT 1 RETURN {q.obj(s.type_name, x, s.children)} }}[0]"
+        f"WITH {x}, {i} ORDER BY {i} LIMIT 1 RETURN {q.obj(r, x)} }}[0]"
     )
 
 
-_FIELDS: dict[tuple[str, str], Callable[[_Query, Any, str], str]] = {
-    ("Query", "paper"): _root_node("Paper", "id", lambda _q, a: str(a["id"])),
-    ("Query", "author"): _root_author,
-    ("Query", "concept"): _root_concept,
-    ("Query", "papers"): _root_papers,
-    ("Paper", "concepts"): _paper_concepts,
-    ("Paper", "related"): _related,
-    ("Author", "coauthors"): _coauthors,
-    ("Concept", "broader"): _broader,
-    ("Concept", "papers"): _concept_papers,
+_FIELDS: dict[str, Callable[[_Query, Read, str], str]] = {
+    "paper": _root_paper,
+    "author": _root_author,
+    "concept": _root_concept,
+    "papers": _root_papers,
+    "papers.by_ids": _batch("Paper", "id"),
+    "authors.by_keys": _batch("Author", "key"),
+    "paper.mentions": _mentions,
+    "paper.related": _related,
+    "author.coauthors": _coauthors,
+    "author.paper_count": lambda _q, _r, n: f"COUNT {{ ({n})-[:AUTHORED]->(:Paper) }}",
+    "concept.paper_count": lambda _q, _r, n: f"COUNT {{ ({n})<-[:MENTIONS]-(:Paper) }}",
+    "concept.broader": _broader,
+    "concept.papers": _concept_papers,
 }
 
 
-def plan_query(roots, bind: Bindings) -> tuple[str, dict, dict[int, str]]:
-    """(Cypher, parameters, map key of each selection) answering the root selections in one round trip."""
-    q = _Query(bind)
-    returns = [f"{q.field(s, '')} AS {q.key(s)}" for s in roots if s.name != "__typename"]
-    return "RETURN " + ", ".join(returns or ["1 AS one"]), q.params, q.names
+def plan_query(roots: Sequence[Read]) -> tuple[str, dict]:
+    """(Cypher, parameters) answering the read tree in one round trip (``Unsupported`` for a read it cannot)."""
+    q = _Query()
+    returns = [f"{q.field(r, '')} AS {r.slot}" for r in roots]
+    return "RETURN " + ", ".join(returns or ["1 AS one"]), q.params
 
 
-def concept_roots(roots, bind: "Bindings") -> list[tuple[Any, str]]:
-    """The operation's ``concept(name:)`` roots with their names."""
-    return [(s, bind.args(s)["name"]) for s in roots if (s.parent, s.name) == ("Query", "concept")]
+def unresolved_concepts(roots: Sequence[Read], row) -> list[Read]:
+    """The concept roots the query found no stored key for, that have names to be looked up by."""
+    return [r for r in roots if r.kind == "concept" and r.names and row[r.slot] is None]
 
 
-def tree_values(row, roots, names: dict[int, str]) -> tuple[dict, dict]:
-    """(value per root selection id, map key per selection id) from the query's one row."""
-    return {id(s): models_of(row[names[id(s)]], s.type_name, s.children, names) for s in roots if id(s) in names}, names
+def with_concept_keys(roots: Sequence[Read], found: dict[str, str | None]) -> list[Read]:
+    """The roots with each looked-up concept root (slot -> the key its names found) now read by that key."""
+    return [replace(r, keys=(k,) if (k := found[r.slot]) else (), names=()) if r.slot in found else r for r in roots]
 
 
-def models_of(value, type_name: str, selections, names: dict[int, str]):
-    """The query's maps with each ``_`` turned into the model the row mappers make (in place)."""
-    if value is None:
-        return None
-    if isinstance(value, list):
-        return [models_of(v, type_name, selections, names) for v in value]
-    if type_name.endswith("Connection"):
-        value["items"] = [models_of(v, "Paper", _node_selections(selections), names) for v in value["items"]]
+def answer_of(row, roots: Sequence[Read]) -> dict[str, Any]:
+    """The read tree's answer (``kg.store.reads``) from the query's one row: each ``_`` made a model (in place)."""
+    return {r.slot: _models(row[r.slot], r) for r in roots}
+
+
+def _models(value, r: Read):
+    if value is None or isinstance(value, int):
         return value
-    make = _MODELS.get(type_name)
-    if make is not None:
-        value["_"] = make(value["_"])
-    for s in selections:
-        if s.children and id(s) in names:
-            value[names[id(s)]] = models_of(value[names[id(s)]], s.type_name, s.children, names)
+    if isinstance(value, list):
+        return [_models(v, r) for v in value]
+    kind = NODE_TYPES[r.kind]
+    if kind == "page":
+        item = Read("related.paper", "", r.below)
+        value["items"] = [_models(v, item) for v in value["items"]]
+        return value
+    for c in r.below:
+        value[c.slot] = _models(value[c.slot], c)
+    if kind == "related":
+        value["_"] = _related_answer(value, r)
+    elif kind == "coauthor":
+        value["_"] = _coauthor_answer(value, r)
+    else:
+        value["_"] = _MODELS[kind](value["_"])
     return value
 
 
+def _related_answer(row: dict, r: Read) -> RelatedPaperAnswer:
+    """A related paper's link as every store gives it, made of what the row read: its paper and shared concepts
+    as models where they were read below it, else by their keys alone (nothing else is asked of them)."""
+    link = row["_"]
+    paper, shared = Paper(link["paperId"], None, "", ""), [Concept(k, "") for k in link["shared"] or ()]
+    for c in r.below:
+        if c.kind == "related.paper":
+            paper = row[c.slot]["_"]
+        elif c.kind == "related.shared":
+            shared = [m["_"] for m in row[c.slot]]
+    return RelatedPaperAnswer(paper, link["score"], shared)
+
+
+def _coauthor_answer(row: dict, r: Read) -> CoauthorAnswer:
+    """A co-author as every store gives them: the person as read below the row, else by their key alone."""
+    link = row["_"]
+    author = next((row[c.slot]["_"] for c in r.below if c.kind == "coauthor.author"), None)
+    return CoauthorAnswer(author or Author(link["key"], ""), link["jointPapers"])
+
+
 def _concept(d: dict) -> Concept:
-    """A concept's model; read by key only (``_key_only``), it holds just the key, and nothing else is asked of it."""
+    """A concept's model; read by key only, it holds just the key, and nothing else is asked of it."""
     return concept_of(d) if "name" in d else Concept(d["key"], "")
 
 
 def _paper(d: dict) -> Paper:
-    """A paper's model; read without its abstract (``_UNLESS_SELECTED``), nothing asks for that; read by its id
-    alone (``_KEY_PROJECTIONS``), it holds just the id, and nothing else is asked of it."""
+    """A paper's model; read without its abstract, nothing asks for that; read by its id alone, it holds just
+    the id, and nothing else is asked of it."""
     if "label" not in d:
         return Paper(d["id"], None, "", "")
     return paper_of(d if "abstract" in d else {**d, "abstract": ""})
 
 
-_MODELS = {"Paper": _paper, "Author": author_of, "Concept": _concept, "ResearchArea": area_of}
+_MODELS: dict[str, Callable[[dict], Any]] = {
+    "Paper": _paper,
+    "Author": author_of,
+    "Concept": _concept,
+    "ResearchArea": area_of,
+}

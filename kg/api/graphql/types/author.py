@@ -41,11 +41,8 @@ class AuthorType:
     @strawberry.field(description="Most joint papers first; the first `first` (at most 100) of them.")
     async def coauthors(self, info: Info, first: int | None = COAUTHORS_FIRST) -> list["CoauthorType"]:
         first = check_first(first, COAUTHORS_FIRST)
-        rows = (await info.context.loaders.author_lists.load((self.model.key, "coauthors")))[:first]
-        authors = await info.context.loaders.author.load_many([r.author_key for r in rows])
-        return [
-            CoauthorType(author=AuthorType(model=a), joint_papers=r.joint_papers) for r, a in zip(rows, authors, strict=True) if a
-        ]
+        found = await info.context.loaders.author_coauthors.load((self.model.key, first))
+        return [CoauthorType(author=AuthorType(model=c.author), joint_papers=c.joint_papers) for c in found]
 
     @strawberry.field(
         description="Why each paper is this person's: the name as written there and what decided it "

@@ -157,16 +157,9 @@ class PaperType:
     )
     async def related(self, info: Info, first: int | None = 10) -> list["RelatedPaperType"]:
         first = check_first(first, 10)
-        rows = (await info.context.loaders.paper_related.load(self.model.id))[:first]
-        papers = await info.context.loaders.paper.load_many([r.paper_id for r in rows])
-        concepts = await info.context.loaders.concept.load_many([k for r in rows for k in r.shared])
-        by_key = {c.key: c for c in concepts if c is not None}
+        found = await info.context.loaders.paper_related.load((self.model.id, first))
         return [
-            RelatedPaperType(
-                paper=PaperType(model=p), shared=[by_key[k] for k in r.shared if k in by_key], score=r.score, source=self.model.id
-            )
-            for r, p in zip(rows, papers, strict=True)
-            if p is not None
+            RelatedPaperType(paper=PaperType(model=r.paper), shared=r.shared, score=r.score, source=self.model.id) for r in found
         ]
 
 
