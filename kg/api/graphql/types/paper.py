@@ -10,7 +10,7 @@ import strawberry
 from kg.api.graphql.context import Info
 from kg.api.graphql.pagination import Connection, check_first, lazily_counted
 from kg.graph.coupling import citation_links
-from kg.models import Paper
+from kg.models import Paper, RelatedPaperAnswer
 
 if TYPE_CHECKING:
     from kg.api.graphql.types.area import ResearchAreaType
@@ -158,9 +158,7 @@ class PaperType:
     async def related(self, info: Info, first: int | None = 10) -> list["RelatedPaperType"]:
         first = check_first(first, 10)
         found = await info.context.loaders.paper_related.load((self.model.id, first))
-        return [
-            RelatedPaperType(paper=PaperType(model=r.paper), shared=r.shared, score=r.score, source=self.model.id) for r in found
-        ]
+        return [RelatedPaperType(model=r, source=self.model.id) for r in found]
 
 
 @strawberry.type(name="Authorship", description="One name on a paper's byline.")
@@ -187,19 +185,27 @@ class CitationLinkType:
 
 @strawberry.type(name="RelatedPaper", description="A paper joined to another by the concepts they share.")
 class RelatedPaperType:
-    paper: PaperType
-    shared: strawberry.Private[list]
+    """One related paper as the store answers it (``related_answers``): each field reads that answer."""
+
+    model: strawberry.Private[RelatedPaperAnswer]
     source: strawberry.Private[str]  # the paper whose related papers these are
-    score: float = strawberry.field(
+
+    @strawberry.field
+    def paper(self) -> PaperType:
+        return PaperType(model=self.model.paper)
+
+    @strawberry.field(
         description="How strongly the two are related, 0 to 1: by default the citation model's "
         "likelihood of a citation between them, leaned toward their similarity."
     )
+    def score(self) -> float:
+        return self.model.score
 
     @strawberry.field(description="The concepts both papers have, rarest first.")
     def shared_concepts(self) -> list[_Concept]:
         from kg.api.graphql.types.concept import ConceptType
 
-        return [ConceptType(model=c) for c in self.shared]
+        return [ConceptType(model=c) for c in self.model.shared]
 
     @strawberry.field(
         description="Why the two are related, in words, in this order: the concepts both are about, "
@@ -207,7 +213,7 @@ class RelatedPaperType:
         "that cite both)."
     )
     async def reasons(self, info: Info) -> list[str]:
-        key = (self.source, self.paper.model.id, tuple(c.name for c in self.shared))
+        key = (self.source, self.model.paper.id, tuple(c.name for c in self.model.shared))
         return await info.context.loaders.related_reasons.load(key)
 
 
