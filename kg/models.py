@@ -143,6 +143,7 @@ class RelatedPaperAnswer:
     paper: Paper
     score: float
     shared: list[Concept]
+    year: int | None = None  # the related paper's year
 
 
 @dataclass(frozen=True, slots=True)

@@ -127,7 +127,7 @@ class BatchedReads(ABC):
         concepts = _found(self.concepts_by_keys, [k for rs in rows for r in rs for k in r.shared])
         return [
             [
-                RelatedPaperAnswer(p, r.score, [c for k in r.shared if (c := concepts.get(k)) is not None])
+                RelatedPaperAnswer(p, r.score, [c for k in r.shared if (c := concepts.get(k)) is not None], p.year)
                 for r in rs
                 if (p := papers.get(r.paper_id)) is not None
             ]

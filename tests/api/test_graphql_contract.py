@@ -68,11 +68,14 @@ def test_paper_fields(gql):
 
 
 def test_related_best_first_and_bounded(gql):
-    edges = gql("{ papers(first: 100) { edges { node { id related(first: 100) { score paper { id } } } } } }")["papers"]["edges"]
+    edges = gql("{ papers(first: 100) { edges { node { id related(first: 100) { score year paper { id year } } } } } }")[
+        "papers"
+    ]["edges"]
     for edge in edges:
         scores = [r["score"] for r in edge["node"]["related"]]
         assert scores == sorted(scores, reverse=True)
         assert edge["node"]["id"] not in {r["paper"]["id"] for r in edge["node"]["related"]}
+        assert all(r["year"] == r["paper"]["year"] for r in edge["node"]["related"])  # the related paper's year
 
 
 def test_unknown_names_are_null(gql):

@@ -78,7 +78,7 @@ PLANNED = [
     "query($id: ID!) { paper(id: $id) { __typename id title label abstract venue citations year authorsTruncated "
     "authors { id name paperCount papers { id } coauthors { jointPapers author { id name } } } areas { id name path } "
     "concepts { id name aliases paperCount broader { id name } b: broader { id } papers(first: 2) { totalCount pageInfo { hasNextPage endCursor } "
-    "edges { cursor node { id } } } } related(first: 4) { score paper { id label venue citations year authorsTruncated } sharedConcepts { id name } } } }",
+    "edges { cursor node { id } } } } related(first: 4) { score year paper { id label venue citations year authorsTruncated } sharedConcepts { id name } } } }",
     "query($id: ID!) { paper(id: $id) { ...P x: related { paper { ...P } } } } fragment P on Paper { id ... on Paper { title } "
     "authors { name } authors { id } }",
     '{ papers(first: 7, after: "b2Zmc2V0OjI=", orderBy: YEAR, filter: {yearFrom: 2010}) { totalCount pageInfo { hasNextPage endCursor } '

@@ -307,6 +307,7 @@ def test_related_papers_and_coauthors_answered_whole(store):
         ("p3", store.papers_by_ids(["p3"])[0].title, 1.2, ["zebra"]),
     ]
     assert none == [] and [r.paper.id for r in store.related_answers(["p2"], 1)[0]] == ["p1"]
+    assert [r.year for r in p2] == [r.paper.year for r in p2] and p2[0].year == 2024
     [bo] = store.coauthor_answers(["bo chen"], 1)
     assert [(c.author.key, c.author.name, c.joint_papers) for c in bo] == [("ann lee", "Ann Lee", 1)]
 

@@ -37,6 +37,7 @@ LEAVES: dict[tuple[str, str], Callable[[Any], Any]] = {
     ("ResearchArea", "name"): lambda r: r.name,
     ("ResearchArea", "path"): lambda r: r.path,
     ("RelatedPaper", "score"): lambda r: r.score,
+    ("RelatedPaper", "year"): lambda r: r.year,
     ("Coauthor", "jointPapers"): lambda r: r.joint_papers,
     ("PaperEdge", "cursor"): lambda e: e.cursor,  # answered by ``shape`` from the item's place in its page
     ("PageInfo", "hasNextPage"): lambda c: c.has_next,

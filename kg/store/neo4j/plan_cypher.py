@@ -89,7 +89,8 @@ def _mentions(q: _Query, r: Read, n: str) -> str:
 
 def _related(q: _Query, r: Read, n: str) -> str:
     x, rel, y, i = q.var(), q.var(), q.var(), q.var()
-    parts = [f"_: {{paperId: {x}.id, score: {rel}.score, shared: {rel}.concepts}}"]  # the link (``_related_answer``)
+    link = f"{{paperId: {x}.id, score: {rel}.score, shared: {rel}.concepts, year: {x}.year}}"  # ``_related_answer``
+    parts = [f"_: {link}"]
     for c in r.below:
         if c.kind == "related.paper":
             parts.append(f"{c.slot}: {q.obj(c, x)}")
@@ -250,7 +251,7 @@ def _related_answer(row: dict, r: Read) -> RelatedPaperAnswer:
             paper = row[c.slot]["_"]
         elif c.kind == "related.shared":
             shared = [m["_"] for m in row[c.slot]]
-    return RelatedPaperAnswer(paper, link["score"], shared)
+    return RelatedPaperAnswer(paper, link["score"], shared, link["year"])
 
 
 def _coauthor_answer(row: dict, r: Read) -> CoauthorAnswer:

@@ -201,6 +201,10 @@ class RelatedPaperType:
     def score(self) -> float:
         return self.model.score
 
+    @strawberry.field(description="The related paper's year, if known.")
+    def year(self) -> int | None:
+        return self.model.year
+
     @strawberry.field(description="The concepts both papers have, rarest first.")
     def shared_concepts(self) -> list[_Concept]:
         from kg.api.graphql.types.concept import ConceptType
