@@ -6,11 +6,11 @@ send all the time (a paper with its authors, a page of papers, an author's
 co-authors) that glue costs more than reading the store. ``compile_operation``
 turns an operation into a :class:`Selection` tree once per document (strawberry
 caches parsed and validated documents, and the tree is cached with them), and
-:mod:`kg.api.graphql.run_plan` answers it level by level: one batched store read
-per field and level, the same reads the resolvers' DataLoaders make, and the
-response built directly.
+:mod:`kg.api.graphql.run_plan` answers it: the tree becomes the store's read tree
+(``tree.py``), the store answers it whole (the same batched reads the resolvers'
+DataLoaders make, or on Neo4j one query), and the response is built directly.
 
-Only the fields in :data:`kg.api.graphql.run_plan.RESOLVERS` compile, in queries
+Only the fields in :data:`kg.api.graphql.tree.SUPPORTED` compile, in queries
 without directives; anything else (and any request a plan fails on, such as a
 bad argument) runs through graphql-core as before, so errors keep their paths.
 """
