@@ -89,8 +89,11 @@ def _mentions(q: _Query, r: Read, n: str) -> str:
 
 def _related(q: _Query, r: Read, n: str) -> str:
     x, rel, y, i = q.var(), q.var(), q.var(), q.var()
-    link = f"{{paperId: {x}.id, score: {rel}.score, shared: {rel}.concepts, year: {x}.year}}"  # ``_related_answer``
-    parts = [f"_: {link}"]
+    kinds = {c.kind for c in r.below}
+    link = [f"score: {rel}.score", f"year: {x}.year"]  # the link (``_related_answer``): what no read below it gives
+    link += [] if "related.paper" in kinds else [f"paperId: {x}.id"]
+    link += [] if "related.shared" in kinds else [f"shared: {rel}.concepts"]
+    parts = [f"_: {{{', '.join(link)}}}"]
     for c in r.below:
         if c.kind == "related.paper":
             parts.append(f"{c.slot}: {q.obj(c, x)}")
@@ -245,12 +248,16 @@ def _related_answer(row: dict, r: Read) -> RelatedPaperAnswer:
     """A related paper's link as every store gives it, made of what the row read: its paper and shared concepts
     as models where they were read below it, else by their keys alone (nothing else is asked of them)."""
     link = row["_"]
-    paper, shared = Paper(link["paperId"], None, "", ""), [Concept(k, "") for k in link["shared"] or ()]
+    paper = shared = None
     for c in r.below:
         if c.kind == "related.paper":
             paper = row[c.slot]["_"]
         elif c.kind == "related.shared":
             shared = [m["_"] for m in row[c.slot]]
+    if paper is None:
+        paper = Paper(link["paperId"], None, "", "")
+    if shared is None:
+        shared = [Concept(k, "") for k in link["shared"] or ()]
     return RelatedPaperAnswer(paper, link["score"], shared, link["year"])
 
 
