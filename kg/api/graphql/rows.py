@@ -13,10 +13,11 @@ __all__ = ["Connection", "LEAVES", "author_ref"]
 
 
 class Connection(NamedTuple):
+    """A page as ``PageInfo`` reads it: its items, where it starts, whether more follow."""
+
     items: list
     offset: int
     has_next: bool
-    count: Callable[[], int]
 
 
 LEAVES: dict[tuple[str, str], Callable[[Any], Any]] = {
@@ -49,4 +50,7 @@ def author_ref(name: str | None, id: str | None) -> str:
     """``author(id:)`` or ``author(name:)``: exactly one of them."""
     if (name is None) == (id is None):
         raise InvalidArgument("author takes `id` or `name` (one of them)")
-    return str(id) if id is not None else name
+    if id is not None:
+        return str(id)
+    assert name is not None  # one of the two, checked above
+    return name

@@ -47,7 +47,7 @@ def _object(type_name: str, selections: tuple[Selection, ...], obj: dict, names:
 
 def _connection(s: Selection, value: dict, names: dict[int, str]) -> dict[str, Any]:
     items, limit = value["items"], value["_"]["limit"]
-    page = Connection(items[:limit], value["_"]["offset"], len(items) > limit, lambda: value["total"])
+    page = Connection(items[:limit], value["_"]["offset"], len(items) > limit)
     out: dict[str, Any] = {}
     for c in s.children:
         if c.name == TYPENAME:
