@@ -1,7 +1,7 @@
 """Who is who, scored with B3 against the venues' own author ids.
 
     python bench/authors.py cv [--data ../shared/data] [--json out.json]
-    python bench/authors.py alone [--data ../shared/data] [--json out.json]
+    python bench/authors.py alone [--data ../shared/data] [--thresholds 0.05,0.2,0.35] [--json out.json]
     python bench/authors.py ingest --ids IDS.jsonl.gz [--data ../shared/data] [--json out.json]
 
 ``cv``: the training ids (``author-ids-train.jsonl.gz`` and the OpenReview ids of
@@ -77,29 +77,31 @@ def run_cv(data: Path) -> dict:
     }
 
 
-def run_alone(data: Path) -> dict:
+def run_alone(data: Path, thresholds: list[float] | None = None) -> dict:
+    """Each fold alone at the shipped threshold, or at each of ``thresholds`` (what the threshold alone buys)."""
     from kg.training import authors as T
     from kg.authors.assign import PairModel
 
     papers, concepts, (X, y, groups), (gold, written, group_of), threshold = _training(data)
-    base, ours = [], []
+    ts = thresholds or [threshold]
+    base: list[dict] = []
+    ours: dict[float, list[dict]] = {t: [] for t in ts}
     for fold in range(T.FOLDS):
         idx = [i for i, g in enumerate(groups) if T.fold_of(g) != fold]
         m = T.fit([X[i] for i in idx], [y[i] for i in idx])
         fold_gold = {k: v for k, v in gold.items() if T.fold_of(group_of[k]) == fold}
         fold_written = {k: written[k] for k in fold_gold}
-        pred = T.cluster(
-            [p for p in papers if T.fold_of(p.venue) == fold],
-            concepts,
-            PairModel(m.mean, m.scale, m.coef, m.intercept, threshold),
-        )
+        fold_papers = [p for p in papers if T.fold_of(p.venue) == fold]
         base.append(T.score(T.name_keyed(fold_gold, fold_written), fold_gold, fold_written))
-        ours.append(T.score(pred, fold_gold, fold_written))
-    return {
-        "name-keyed (each fold alone)": _weighted(base),
-        "kg people (each fold alone)": _weighted(ours),
-        "_threshold": threshold,
-    }
+        for t in ts:
+            pred = T.cluster(fold_papers, concepts, PairModel(m.mean, m.scale, m.coef, m.intercept, t))
+            ours[t].append(T.score(pred, fold_gold, fold_written))
+    runs = (
+        {"kg people (each fold alone)": _weighted(ours[threshold])}
+        if thresholds is None
+        else {f"kg people (each fold alone, threshold {t:g})": _weighted(ours[t]) for t in ts}
+    )
+    return {"name-keyed (each fold alone)": _weighted(base), **runs, "_threshold": threshold}
 
 
 def _weighted(per_fold: list[dict]) -> dict:
@@ -167,12 +169,15 @@ def main() -> int:
     parser.add_argument("mode", choices=["cv", "alone", "ingest"])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--ids", type=Path, help="ingest mode: an ids file (default: the training ids)")
+    parser.add_argument(
+        "--thresholds", help="alone mode: score each of these thresholds (comma-separated) instead of the shipped one"
+    )
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     if args.mode == "cv":
         result = run_cv(args.data)
     elif args.mode == "alone":
-        result = run_alone(args.data)
+        result = run_alone(args.data, [float(t) for t in args.thresholds.split(",")] if args.thresholds else None)
     else:
         result = run_ingest(args.data, args.ids or args.data / "author-ids-train.jsonl.gz")
     print(table({k: v for k, v in result.items() if not k.startswith("_")}))
