@@ -67,11 +67,11 @@ def assign_in_order(assigner: Assigner, mentions: Iterable[tuple[Order, Mention]
     for (chunk, i, _), m in sorted(mentions, key=lambda x: x[0]):
         by_paper[chunk, i].append(m)
     out = []
-    chunk = None
+    current: int | None = None  # the chunk of the papers assigned last
     for key in sorted(by_paper):
-        if chunk is not None and key[0] != chunk:
+        if current is not None and key[0] != current:
             assigner.people.as_stored()  # a new chunk reads the people as the last one stored them
-        chunk = key[0]
+        current = key[0]
         out.extend(assigner.assign(by_paper[key]))
     return out
 
@@ -94,10 +94,11 @@ def rewrite(
     with their profiles; co-author pairs and affiliations are counted again per person.
     """
     authors: dict[str, Author] = {}
-    authored, affiliated = [], defaultdict(int)
+    authored = []
+    affiliated: dict[tuple[str, str], int] = defaultdict(int)
     pairs: dict[tuple[str, str], int] = defaultdict(int)
     byline_of: dict[str, list[str]] = defaultdict(list)
-    author_ids = {}
+    author_ids: dict[str, str] = {}
     for pid, position, written, place, source_id in batch.bylines:
         key, why = keys.get((pid, position), (None, ""))
         author = make_author(written) if key is None else people[key]
