@@ -498,12 +498,17 @@ def main() -> None:
         if args.json:
             args.json.write_text(json.dumps(results, indent=2) + "\n")
     finally:
-        for proc in procs.values():
-            proc.send_signal(signal.SIGTERM)
-        for proc in procs.values():
-            proc.wait(timeout=20)
+        stop_all(procs.values())
         if args.workdir is None:
             kg("neo4j", "stop", "--data", str(setup["neo_dir"]), env=setup["neo_env"], check=False)
+
+
+def stop_all(procs) -> None:
+    """SIGTERM every server, then wait for each (they shut down side by side)."""
+    for proc in procs:
+        proc.send_signal(signal.SIGTERM)
+    for proc in procs:
+        proc.wait(timeout=20)
 
 
 def print_table(results: dict) -> None:

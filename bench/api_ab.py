@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import subprocess
 import sys
 import tempfile
@@ -73,10 +72,7 @@ def main() -> None:
         if args.json:
             args.json.write_text(json.dumps(results, indent=2) + "\n")
     finally:
-        for proc in procs.values():
-            proc.send_signal(signal.SIGTERM)
-        for proc in procs.values():
-            proc.wait(timeout=20)
+        B.stop_all(procs.values())
         subprocess.run(["git", "-C", str(B.ROOT), "worktree", "remove", "--force", str(base)], check=False, capture_output=True)
 
 
