@@ -44,6 +44,7 @@ from kg.store.shapes import (  # noqa: F401  (re-exported: the interface speaks 
     Network,
     PaperFilter,
     rank_suggestions,
+    read_by_key,
     references_from,
 )
 
@@ -123,8 +124,8 @@ class BatchedReads(ABC):
         """Each paper's first ``first`` related papers with the papers and their shared concepts read: the one
         answer the API, its compiled operations and the CLI give (``related_papers`` says in what order)."""
         rows = [rs[:first] for rs in self.related_papers(ids, max(first, 1))]
-        papers = _found(self.papers_by_ids, [r.paper_id for rs in rows for r in rs])
-        concepts = _found(self.concepts_by_keys, [k for rs in rows for r in rs for k in r.shared])
+        papers = read_by_key(self.papers_by_ids, [r.paper_id for rs in rows for r in rs])
+        concepts = read_by_key(self.concepts_by_keys, [k for rs in rows for r in rs for k in r.shared])
         return [
             [
                 RelatedPaperAnswer(p, r.score, [c for k in r.shared if (c := concepts.get(k)) is not None], p.year)
@@ -147,7 +148,7 @@ class BatchedReads(ABC):
     def coauthor_answers(self, keys: Sequence[str], first: int) -> list[list[CoauthorAnswer]]:
         """Each author's first ``first`` co-authors with the people read (``coauthors_of`` says in what order)."""
         rows = [rs[:first] for rs in self.coauthors_of(keys)]
-        people = _found(self.authors_by_keys, [r.author_key for rs in rows for r in rs])
+        people = read_by_key(self.authors_by_keys, [r.author_key for rs in rows for r in rs])
         return [[CoauthorAnswer(a, r.joint_papers) for r in rs if (a := people.get(r.author_key)) is not None] for rs in rows]
 
     @abstractmethod
@@ -167,12 +168,6 @@ class BatchedReads(ABC):
 
     @abstractmethod
     def paper_counts_of_areas(self, paths: Sequence[str]) -> list[int]: ...
-
-
-def _found(read: Callable[[Sequence[str]], list], keys: Sequence[str]) -> dict:
-    """One batched read of the distinct keys: key -> what it found (None for nothing)."""
-    unique = list(dict.fromkeys(keys))
-    return dict(zip(unique, read(unique))) if unique else {}
 
 
 class Store(BatchedReads):

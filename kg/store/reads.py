@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kg import deadline
-from kg.store.shapes import PaperFilter
+from kg.store.shapes import PaperFilter, read_by_key
 
 if TYPE_CHECKING:
     from kg.store.base import Store
@@ -203,6 +203,5 @@ _READERS: dict[str, Callable[["Store", list, Read], list]] = {
 
 
 def _broader(store: "Store", parents) -> list:
-    keys = list(dict.fromkeys(c.broader for c in parents if c.broader is not None))
-    found = dict(zip(keys, store.concepts_by_keys(keys))) if keys else {}
+    found = read_by_key(store.concepts_by_keys, (c.broader for c in parents if c.broader is not None))
     return [found.get(c.broader) if c.broader is not None else None for c in parents]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from kg.models import Author, Paper, Reference, Suggestion
@@ -13,6 +13,7 @@ __all__ = [
     "rank_suggestions",
     "references_from",
     "paper_from",
+    "read_by_key",
     "PAPER_ORDERS",
     "RELATED_CONCEPTS_SAMPLE",
     "RELATED_LIMIT",
@@ -95,3 +96,9 @@ def paper_from(d) -> Paper:
         d.get("concept_norm") or 0.0,
         d.get("citations"),
     )
+
+
+def read_by_key(read: Callable[[Sequence[str]], list], keys: Iterable[str]) -> dict:
+    """One batched read of the distinct keys: key -> what it found (None for nothing)."""
+    unique = list(dict.fromkeys(keys))
+    return dict(zip(unique, read(unique))) if unique else {}

@@ -123,6 +123,7 @@ class Neo4jBatchedReads:
         return [[RelatedPaper(x["id"], tuple(x["concepts"]), x["score"]) for x in rows.get(i, [])] for i in ids]
 
     def _concept_named(self, names) -> str | None:
+        """The concept with the most papers whose name or alias is one of ``names`` (``resolve_concept``'s second step)."""
         rows = self._read(cypher.RESOLVE_CONCEPT, names=list(names))
         return rows[0]["key"] if rows else None
 

@@ -212,8 +212,7 @@ class Neo4jStore(Neo4jPeople, Neo4jYears, Neo4jBatchedReads, Store):
         for key in exact:
             if key in found:
                 return key
-        records = self._read(cypher.RESOLVE_CONCEPT, names=list(names))
-        return records[0]["key"] if records else None
+        return self._concept_named(names)
 
     @staticmethod
     def _filter_params(paper_filter: PaperFilter) -> tuple[list[str], dict]:
