@@ -162,7 +162,7 @@ class Block:
     def join(self, person: Person) -> None:
         self.people.append(person)
         for given, n in person.profile.names.items():
-            self.spellings[given.replace(" ", "")] += n
+            self.spellings[given.replace(" ", "").replace("-", "")] += n  # as ParsedName.joined runs them
             self.mentions += n
 
     def saw(self, mention: Mention) -> None:

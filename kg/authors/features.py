@@ -74,7 +74,7 @@ def name_level(name: ParsedName, variants) -> int:
     """The weakest agreement between a name and every spelling a person has used (0: some conflict)."""
     level = NAME_EXACT
     for given in variants:
-        level = min(level, given_compatibility(name.given, tuple(given.split())))
+        level = min(level, given_compatibility(name.units, tuple(given.split())))
         if not level:
             return 0
     return level

@@ -47,7 +47,7 @@ def _named(rows, name: str) -> list:
     parsed = parse_name(name)
     if parsed is None:
         return []
-    exact = [r for r in rows if any(given_compatibility(parsed.given, tuple(g.split())) == NAME_EXACT for g in r[2].names)]
+    exact = [r for r in rows if any(given_compatibility(parsed.units, tuple(g.split())) == NAME_EXACT for g in r[2].names)]
     found = exact or [r for r in rows if name_level(parsed, r[2].names)]
     return sorted(found, key=lambda r: (-r[2].papers, r[0]))
 

@@ -3,7 +3,8 @@
 A name is read as given names and a surname (the last word). Folding drops accents,
 case, dots and the difference between a hyphen and a space inside given names, so
 *Aurélien Lucchi* and *Aurelien Lucchi*, *Byung-Ju Yi* and *Byung Ju Yi* are one
-spelling. A *block* (surname and first initial) holds every name that may be the
+spelling. A hyphenated given name is still one name when names are compared: *Yi-Ling
+Chen* may be *Yi Ling Chen*, *Yiling Chen* or *Y. Chen*, never *Yi Chen*. A *block* (surname and first initial) holds every name that may be the
 same person: *M. Gienger* and *Michael Gienger* share the block ``gienger m``.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 __all__ = [
@@ -66,10 +67,19 @@ def fold(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class ParsedName:
-    """A folded name: ``given`` holds each given name (hyphenated parts apart), ``joined`` them run together."""
+    """A folded name: ``given`` holds each given name (hyphenated parts apart), ``joined`` them run together.
+
+    ``units`` are the given names as compared: a hyphenated given name of full parts stays one
+    (``yi-ling``); it does not take part in equality, so one spelling's variants stay equal.
+    """
 
     surname: str
     given: tuple[str, ...]
+    units: tuple[str, ...] = field(default=(), compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.units:
+            object.__setattr__(self, "units", self.given)
 
     @property
     def joined(self) -> str:
@@ -103,12 +113,28 @@ def parse_name(raw: str) -> ParsedName | None:
     head, comma, tail = raw.partition(",")
     if comma and tail.strip() and fold(tail).strip(" .").split()[0] not in _SUFFIXES:
         raw = f"{tail} {head}"  # "Surname, Given"
-    words = [w.replace("’", "").replace("'", "") for w in _WORD.findall(fold(raw))]
-    while len(words) > 1 and words[-1] in _SUFFIXES:
-        words.pop()
-    if not words:
+    pieces = [(w.replace("’", "").replace("'", ""), at) for at, word in enumerate(fold(raw).split()) for w in _WORD.findall(word)]
+    while len(pieces) > 1 and pieces[-1][0] in _SUFFIXES:
+        pieces.pop()
+    if not pieces:
         return None
-    return ParsedName(words[-1], tuple(words[:-1]))
+    given = pieces[:-1]
+    return ParsedName(pieces[-1][0], tuple(p for p, _ in given), _units(given, pieces[-1][1]))
+
+
+def _units(pieces: list[tuple[str, int]], surname_word: int) -> tuple[str, ...]:
+    """Given names as compared: the parts of one written word (``Yi-Ling``) joined by a hyphen when each is a
+    full name; initials (``Y.-L.``) stay apart. The first part of a hyphenated surname (``Hasegawa-Johnson``)
+    ends the units with a hyphen (``hasegawa-``)."""
+    out: list[str] = []
+    for i, (piece, at) in enumerate(pieces):
+        if i and at == pieces[i - 1][1] and len(piece) > 1 and len(out[-1]) > 1:
+            out[-1] += "-" + piece
+        else:
+            out.append(piece)
+    if pieces and pieces[-1][1] == surname_word:
+        out[-1] += "-"
+    return tuple(out)
 
 
 def compatibility(a: ParsedName, b: ParsedName) -> int:
@@ -131,12 +157,35 @@ def compatibility(a: ParsedName, b: ParsedName) -> int:
 
 @lru_cache(maxsize=200_000)
 def given_compatibility(a: tuple[str, ...], b: tuple[str, ...]) -> int:
-    """``compatibility`` of two names with one surname, from their given names alone."""
-    if "".join(a) == "".join(b):
+    """``compatibility`` of two names with one surname, from their given names alone (``ParsedName.units``: a
+    hyphenated given name must be met whole, by its parts or initials, not by its first part alone).
+
+    >>> g = lambda x, y: given_compatibility(parse_name(x).units, parse_name(y).units)
+    >>> g("Yi-Ling Chen", "Yi Chen") == NAME_CONFLICT
+    True
+    >>> g("Yi-Ling Chen", "Yiling Chen") == g("Yi-Ling Chen", "Yi Ling Chen") == NAME_EXACT
+    True
+    >>> g("Yi-Ling Chen", "Y. Chen") == g("Yi-Ling Chen", "Y.-L. Chen") == NAME_INITIAL
+    True
+    >>> g("Mark Hasegawa-Johnson", "Mark Johnson") == NAME_CONFLICT
+    True
+    >>> g("Mark Hasegawa-Johnson", "M. A. Hasegawa-Johnson") == NAME_INITIAL
+    True
+    """
+    if "".join(a).replace("-", "") == "".join(b).replace("-", ""):
         return NAME_EXACT
+    found = _without_surname_part(a, b)
+    if found is None:
+        return NAME_CONFLICT
+    a, b = found
     if not a or not b:
         return NAME_INITIAL  # a surname alone says nothing against
-    (first_a, *rest_a), (first_b, *rest_b) = a, b
+    a, b = _aligned(a, b), _aligned(b, a)
+    if _cut(a, b) or _cut(b, a):
+        return NAME_CONFLICT
+    flat_a = [p for u in a for p in u.split("-")]
+    flat_b = [p for u in b for p in u.split("-")]
+    (first_a, *rest_a), (first_b, *rest_b) = flat_a, flat_b
     if first_a[0] != first_b[0]:
         return NAME_CONFLICT
     level = NAME_FULL
@@ -150,3 +199,40 @@ def given_compatibility(a: tuple[str, ...], b: tuple[str, ...]) -> int:
         if x[0] != y[0] or (len(x) > 1 and len(y) > 1 and x != y):
             return NAME_CONFLICT
     return level
+
+
+def _without_surname_part(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """Both names without the first part of a hyphenated surname (``hasegawa-``), or None when only one has it.
+    A name written with a space there (*Mark Hasegawa Johnson*) has it as its last given name."""
+    part_a = a[-1][:-1] if a and a[-1].endswith("-") else None
+    part_b = b[-1][:-1] if b and b[-1].endswith("-") else None
+    if part_a is None and part_b is None:
+        return a, b
+    a, b = a[:-1] if part_a is not None else a, b[:-1] if part_b is not None else b
+    if part_a is None and a and a[-1] == part_b:
+        a = a[:-1]
+    elif part_b is None and b and b[-1] == part_a:
+        b = b[:-1]
+    elif part_a != part_b:
+        return None
+    return a, b
+
+
+def _aligned(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
+    """``a`` with each name written run together (``yiling``) split as ``b`` hyphenates it (``yi-ling``)."""
+    joined = {u.replace("-", ""): u for u in b if "-" in u}
+    return tuple(joined.get(u, u) for u in a)
+
+
+def _cut(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Whether ``b`` meets a hyphenated name of ``a`` with only its first parts, the last of them a full name
+    (*Yi* for *Yi-Ling*; the initial *Y.* is no cut)."""
+    at = 0
+    flat_b = [p for u in b for p in u.split("-")]
+    for u in a:
+        parts = u.split("-")
+        seen = flat_b[at : at + len(parts)]
+        if 0 < len(seen) < len(parts) and len(seen[-1]) > 1:
+            return True
+        at += len(parts)
+    return False

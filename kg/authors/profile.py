@@ -55,7 +55,7 @@ class Profile:
 
     def add(self, mention) -> None:
         self.papers += 1
-        self.names[" ".join(mention.name.given)] += 1
+        self.names[" ".join(mention.name.units)] += 1
         self.coauthors.update(mention.coauthors)
         if mention.affiliation:
             self.affiliations[mention.affiliation] += 1

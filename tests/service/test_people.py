@@ -61,6 +61,22 @@ def test_one_name_two_people_and_one_person_two_spellings(make_service, tmp_path
     assert svc.stats().authors == 2 + 2 + 2  # two people named Wei Wang, and their four co-authors
 
 
+def test_a_hyphenated_given_name_is_one_name(make_service, tmp_path):
+    svc = make_service()
+    names = ["Yi-Ling Chen", "Y. Chen", "Yi Chen", "Yi Ling Chen", "Yiling Chen"]  # same co-authors, place and topic
+    svc.ingest([write_jsonl(tmp_path / "a.jsonl", [robotics(i, name=n) for i, n in enumerate(names)])])
+    keys = [k[0] for k in byline_keys(svc, [f"r{i}" for i in range(5)])]
+    assert keys[0] == keys[1] == keys[3] == keys[4]  # her spellings, and her initial
+    assert keys[2] != keys[0]  # Yi is not Yi-Ling: a given name is met whole or by its initials
+    why = lambda s: [s.store.authorships_of_authors([k])[0] for k in sorted(set(keys))]
+    at_once = why(svc)
+    added = make_service()  # a new store (this one closes): the later papers meet the people as it gives them back
+    for i, part in enumerate((names[:2], names[2:])):
+        rows = [robotics(2 * i + j, name=n) for j, n in enumerate(part)]
+        added.ingest([write_jsonl(tmp_path / f"part{i}.jsonl", rows)])
+    assert why(added) == at_once  # the same people, and the same probabilities behind them
+
+
 def test_keys_stay_as_papers_are_added_and_chunks_give_the_same_people(make_service, tmp_path):
     first = write_jsonl(tmp_path / "a.jsonl", [robotics(i) for i in range(3)])
     second = write_jsonl(tmp_path / "b.jsonl", [language(i) for i in range(3)] + [robotics(3), robotics(4, name="W. Wang")])
