@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from kg.authors.features import FEATURES, coauthor_block, features, name_level
-from kg.authors.names import ParsedName, fold, parse_name
+from kg.authors.names import ParsedName, fold, parse_name, run_together
 from kg.authors.profile import Profile, venue_series
 from kg.graph.identity import author_key, clean_author_name
 
@@ -162,7 +162,7 @@ class Block:
     def join(self, person: Person) -> None:
         self.people.append(person)
         for given, n in person.profile.names.items():
-            self.spellings[given.replace(" ", "").replace("-", "")] += n  # as ParsedName.joined runs them
+            self.spellings[run_together(given.split())] += n
             self.mentions += n
 
     def saw(self, mention: Mention) -> None:

@@ -21,6 +21,7 @@ __all__ = [
     "parse_name",
     "compatibility",
     "given_compatibility",
+    "run_together",
     "NAME_EXACT",
     "NAME_FULL",
     "NAME_INITIAL",
@@ -75,11 +76,7 @@ class ParsedName:
 
     surname: str
     given: tuple[str, ...]
-    units: tuple[str, ...] = field(default=(), compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        if not self.units:
-            object.__setattr__(self, "units", self.given)
+    units: tuple[str, ...] = field(compare=False, repr=False)
 
     @property
     def joined(self) -> str:
@@ -152,7 +149,18 @@ def compatibility(a: ParsedName, b: ParsedName) -> int:
     """
     if a.surname != b.surname:
         return NAME_CONFLICT
-    return given_compatibility(a.given, b.given)
+    return given_compatibility(a.units, b.units)
+
+
+def run_together(units) -> str:
+    """Given names (``units``, or the words of a stored spelling) run together without spaces or hyphens: the
+    spelling ``ParsedName.joined`` gives (``yi-ling`` and ``yi ling`` are both ``yiling``)."""
+    return "".join(units).replace("-", "")
+
+
+def _parts(units: tuple[str, ...]) -> list[str]:
+    """Each given name's parts, in order (``yi-ling`` gives ``yi`` and ``ling``)."""
+    return [p for u in units for p in u.split("-")]
 
 
 @lru_cache(maxsize=200_000)
@@ -172,7 +180,7 @@ def given_compatibility(a: tuple[str, ...], b: tuple[str, ...]) -> int:
     >>> g("Mark Hasegawa-Johnson", "M. A. Hasegawa-Johnson") == NAME_INITIAL
     True
     """
-    if "".join(a).replace("-", "") == "".join(b).replace("-", ""):
+    if run_together(a) == run_together(b):
         return NAME_EXACT
     found = _without_surname_part(a, b)
     if found is None:
@@ -181,10 +189,9 @@ def given_compatibility(a: tuple[str, ...], b: tuple[str, ...]) -> int:
     if not a or not b:
         return NAME_INITIAL  # a surname alone says nothing against
     a, b = _aligned(a, b), _aligned(b, a)
-    if _cut(a, b) or _cut(b, a):
+    flat_a, flat_b = _parts(a), _parts(b)
+    if _cut(a, flat_b) or _cut(b, flat_a):
         return NAME_CONFLICT
-    flat_a = [p for u in a for p in u.split("-")]
-    flat_b = [p for u in b for p in u.split("-")]
     (first_a, *rest_a), (first_b, *rest_b) = flat_a, flat_b
     if first_a[0] != first_b[0]:
         return NAME_CONFLICT
@@ -220,15 +227,14 @@ def _without_surname_part(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[tuple
 
 def _aligned(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
     """``a`` with each name written run together (``yiling``) split as ``b`` hyphenates it (``yi-ling``)."""
-    joined = {u.replace("-", ""): u for u in b if "-" in u}
+    joined = {run_together((u,)): u for u in b if "-" in u}
     return tuple(joined.get(u, u) for u in a)
 
 
-def _cut(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
-    """Whether ``b`` meets a hyphenated name of ``a`` with only its first parts, the last of them a full name
-    (*Yi* for *Yi-Ling*; the initial *Y.* is no cut)."""
+def _cut(a: tuple[str, ...], flat_b: list[str]) -> bool:
+    """Whether the other name (its ``_parts``) meets a hyphenated name of ``a`` with only its first parts, the
+    last of them a full name (*Yi* for *Yi-Ling*; the initial *Y.* is no cut)."""
     at = 0
-    flat_b = [p for u in b for p in u.split("-")]
     for u in a:
         parts = u.split("-")
         seen = flat_b[at : at + len(parts)]
