@@ -166,3 +166,8 @@ class GraphQLClient:
         body = response.json()
         assert body.get("errors"), body
         return [e["message"] for e in body["errors"]]
+
+
+def member(i: int) -> str:
+    """A name of its own for each number: 'Member Aaab' for 1 (digits on a byline are footnote marks, not names)."""
+    return "Member " + "".join(chr(97 + int(d)) for d in f"{i:04d}").title()

@@ -6,12 +6,20 @@ import hashlib
 import re
 import unicodedata
 
+from kg.readers._lines import readable
 from kg.readers.formats import title_key
 from kg.models import AREA_SEPARATOR, Author, Institution, ResearchArea, SourceRecord
 
 __all__ = ["paper_id", "paper_keys", "author_key", "clean_author_name", "make_author", "make_institution", "area_chain"]
 
 _CAMEL = re.compile(r"^([A-Z][a-z]+)([A-Z][a-z]+)$")
+_ESCAPE = re.compile(r"U\+([0-9A-F]{4,5})")  # 'KU+000E4stner': a code point written out
+_MARKS = re.compile(r"[*∗⁎†‡§¶✉#]+|[(\[][\s\d,*∗⁎†‡§¶✉#]*[)\]]")  # footnote marks: 'Feng*', 'Liu(†)', 'Ravi[2]'
+_GLUED = re.compile(
+    r"(?<!\S)\d[\d,]*(?=[^\W\d_])|(?<=[^\W\d_])\d[\d,]*(?!\S)|(?<!\S)[\d,]+(?!\S)"
+)  # '1Michael', 'Morgül1', 'Smith 1,2'
+_JOINER = re.compile(r"^(?:and|&)\s+(?=\S+\s+\S)|(?<=\S\s)\s*(?:and|&)$")  # 'and Kristen Grauman': the word that joined a byline
+_ROMAN = re.compile(r"^(?:II|III|IV|VI{0,3})$")  # 'Hal Daumé III' keeps its numeral
 
 
 def paper_id(record: SourceRecord) -> str:
@@ -59,17 +67,36 @@ def clean_author_name(raw: str) -> str:
     'Wei Lin'
     >>> clean_author_name("Yang Yang")
     'Yang Yang'
+
+    What a byline carries besides the name goes: footnote marks and numbers, the joining
+    "and", stray punctuation; text decoded with the wrong encoding is mended (ftfy), and a
+    code point written out (``U+000E4``) is read.
+
+    >>> clean_author_name("and Jürgen Sturm*")
+    'Jürgen Sturm'
+    >>> [clean_author_name(n) for n in ("JÃ¼rgen Sturm", "1Zoltan-Csaba Marton", "Ze Liu(†)", "Sujith Ravi[2]")]
+    ['Jürgen Sturm', 'Zoltan-Csaba Marton', 'Ze Liu', 'Sujith Ravi']
+    >>> [clean_author_name(n) for n in ("Linh KU+000E4stner", "Issam Laradji)", "Maximilian L. Ach,", "Mufan (Bill) Li")]
+    ['Linh Kästner', 'Issam Laradji', 'Maximilian L. Ach', 'Mufan (Bill) Li']
     """
-    tokens = unicodedata.normalize("NFKC", raw).split()
+    tokens = _without_marks(unicodedata.normalize("NFKC", readable(raw))).split()
     # 'JunhuaShu JunhuaShu': a glued full name written twice. 'Yang Yang' is a real name.
     if len(tokens) == 2 and tokens[0] == tokens[1] and (m := _CAMEL.match(tokens[0])):
         tokens = [m.group(1), m.group(2)]
     out = []
     for tok in tokens:
-        if len(tok) > 1 and tok.isupper() and any(c.isalpha() for c in tok):
+        if len(tok) > 1 and tok.isupper() and any(c.isalpha() for c in tok) and not _ROMAN.match(tok):
             tok = "-".join(part.capitalize() for part in tok.split("-"))
         out.append(tok)
     return " ".join(out)
+
+
+def _without_marks(name: str) -> str:
+    name = _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), name)
+    name = _GLUED.sub("", _MARKS.sub(" ", name))
+    if name.count("(") != name.count(")"):
+        name = name.replace("(", " ").replace(")", " ")
+    return _JOINER.sub("", name.strip(" ,;:")).strip()
 
 
 def author_key(name: str) -> str:

@@ -9,9 +9,16 @@ from pathlib import Path
 
 from kg.errors import ReaderError
 
-__all__ = ["decoded_lines", "decoded_text", "report", "strip_controls"]
+__all__ = ["decoded_lines", "decoded_text", "readable", "report", "strip_controls"]
 
 _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# A UTF-8 lead byte read as Latin-1 or Windows-1252, then a continuation byte read so: all mojibake of that
+# kind has one, and a text with neither that nor a C1 control is left to itself (ftfy is not called: reading stays fast)
+_SUSPECT = re.compile(
+    "[\u00c2-\u00f4][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc"
+    "\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]"
+    "|[\u0080-\u009f]"  # or a Windows-1252 character read as its byte: 'robot\x92s' is 'robot’s'
+)
 
 
 def strip_controls(text: str) -> str:
@@ -21,6 +28,20 @@ def strip_controls(text: str) -> str:
     'Wei Lin'
     """
     return _CONTROLS.sub("", text)
+
+
+def readable(text: str) -> str:
+    r"""Text as its writer meant it: mis-decoded UTF-8 mended (``ftfy.fix_encoding``: 'JÃ¼rgen' is 'Jürgen',
+    'naÃ¯ve' is 'naïve'), then control characters stripped (``strip_controls``).
+
+    >>> readable("JÃ¼rgen Sturm\x00")
+    'Jürgen Sturm'
+    """
+    if not text.isascii() and _SUSPECT.search(text):
+        import ftfy
+
+        text = ftfy.fix_encoding(text)
+    return strip_controls(text)
 
 
 def report(error: ReaderError, text: str, on_error) -> None:

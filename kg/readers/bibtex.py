@@ -16,7 +16,7 @@ from bibtexparser.middlewares import LatexDecodingMiddleware, SeparateCoAuthors,
 
 from kg.errors import ReaderError
 from kg.models import SourceRecord
-from kg.readers._lines import decoded_lines, report, strip_controls
+from kg.readers._lines import decoded_lines, readable, report
 from kg.readers.formats import normal_arxiv_id, normal_doi
 from kg.readers.jsonl import OnError
 
@@ -28,7 +28,7 @@ def _person(parts) -> str:
 
 
 def _text(value) -> str:
-    return " ".join(strip_controls(str(value or "")).replace("{", "").replace("}", "").split())
+    return " ".join(readable(str(value or "")).replace("{", "").replace("}", "").split())
 
 
 def _reason(error: Exception) -> str:

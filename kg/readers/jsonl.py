@@ -18,7 +18,7 @@ from pathlib import Path
 
 from kg.errors import ReaderError
 from kg.models import AREA_SEPARATOR, SourceRecord
-from kg.readers._lines import decoded_lines, report, strip_controls
+from kg.readers._lines import decoded_lines, readable, report, strip_controls
 from kg.readers.bbl import bbl_references
 from kg.readers.formats import detect, normal_arxiv_id, normal_doi, reference_keys
 
@@ -172,7 +172,7 @@ def _record(obj: dict, source: str, line: int | None) -> SourceRecord:
         return ReaderError(source, line, f"field {field!r}: {why}")
 
     authors, keywords, per_author = _checked(obj, fail)
-    names = [strip_controls(a).strip() for a in authors]
+    names = [readable(a).strip() for a in authors]
     area = obj.get("area")
     area_path = tuple(p.strip() for p in area.split(AREA_SEPARATOR.strip())) if area and area.strip() else None
     if area_path is not None and not all(area_path):
@@ -181,12 +181,12 @@ def _record(obj: dict, source: str, line: int | None) -> SourceRecord:
         source=source,
         line=line if line is not None else 0,  # an item of a document: its reader numbers it
         id=(strip_controls(obj.get("id") or "").strip() or None),
-        title=strip_controls(obj.get("title") or "").strip() or None,
+        title=readable(obj.get("title") or "").strip() or None,
         authors=tuple(n for n in names if n),
-        abstract=strip_controls(obj.get("abstract") or "").strip(),
-        area=tuple(strip_controls(p) for p in area_path) if area_path else None,
-        keywords=tuple(k for k in (strip_controls(k).strip() for k in keywords) if k),
-        venue=strip_controls(obj["venue"]) if obj.get("venue") else None,
+        abstract=readable(obj.get("abstract") or "").strip(),
+        area=tuple(readable(p) for p in area_path) if area_path else None,
+        keywords=tuple(k for k in (readable(k).strip() for k in keywords) if k),
+        venue=readable(obj["venue"]) if obj.get("venue") else None,
         year=obj.get("year"),
         doi=normal_doi(obj.get("doi")),
         arxiv_id=normal_arxiv_id(obj.get("arxiv_id")) or normal_arxiv_id(obj.get("doi")),
@@ -249,4 +249,4 @@ def _aligned(names: list[str], values: list | None) -> tuple[str | None, ...] | 
     """A per-author list, kept for the authors whose (cleaned) names are not empty."""
     if values is None:
         return None
-    return tuple((strip_controls(v).strip() or None) if v else None for name, v in zip(names, values) if name)
+    return tuple((readable(v).strip() or None) if v else None for name, v in zip(names, values) if name)

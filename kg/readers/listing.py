@@ -13,7 +13,7 @@ from pathlib import Path
 
 from kg.errors import ReaderError
 from kg.models import AREA_SEPARATOR, SourceRecord
-from kg.readers._lines import decoded_lines, report, strip_controls
+from kg.readers._lines import decoded_lines, readable, report
 from kg.readers.jsonl import OnError
 
 __all__ = ["read_listing", "parse_area", "parse_byline", "ET_AL_MARKERS"]
@@ -66,7 +66,7 @@ def read_listing(path: str | Path, on_error: OnError | None = None) -> Iterator[
     """
     path = Path(path)
     source = str(path)
-    paragraphs = [(n, strip_controls(t).strip()) for n, t in decoded_lines(path, on_error) if t.strip()]
+    paragraphs = [(n, readable(t).strip()) for n, t in decoded_lines(path, on_error) if t.strip()]
     if not paragraphs:
         raise ReaderError(source, None, "empty file: expected a header line and entries")
     # The first non-empty line is the listing's header (e.g. a search title).

@@ -77,6 +77,21 @@ def test_a_hyphenated_given_name_is_one_name(make_service, tmp_path):
     assert why(added) == at_once  # the same people, and the same probabilities behind them
 
 
+def test_what_a_byline_carries_besides_the_name_is_not_the_name(make_service, tmp_path):
+    # footnote marks and numbers, the joining "and", UTF-8 read as Latin-1: one person, written as meant
+    written = ["Jürgen Sturm", "and Jürgen Sturm", "JÃ¼rgen Sturm*", "Jürgen Sturm1,2", "Jürgen Sturm (†)"]
+    rows = [robotics(i, name=n) for i, n in enumerate(written)]
+    rows[1]["authors"][1] = "Jonas Buchli*"  # a co-author's mark is not a new co-author either
+    svc = make_service()
+    svc.ingest([write_jsonl(tmp_path / "a.jsonl", rows)])
+    ids = [f"r{i}" for i in range(len(written))]
+    assert len({k[0] for k in byline_keys(svc, ids)}) == 1 and len({k[1] for k in byline_keys(svc, ids)}) == 1
+    bylines = svc.store.authorships_of_papers(ids)
+    assert {b[0].name for b in bylines} == {"Jürgen Sturm"} and {b[1].name for b in bylines} == {"Jonas Buchli"}
+    assert bylines[0][0].author.name == "Jürgen Sturm"
+    assert svc.stats().authors == 3
+
+
 def test_keys_stay_as_papers_are_added_and_chunks_give_the_same_people(make_service, tmp_path):
     first = write_jsonl(tmp_path / "a.jsonl", [robotics(i) for i in range(3)])
     second = write_jsonl(tmp_path / "b.jsonl", [language(i) for i in range(3)] + [robotics(3), robotics(4, name="W. Wang")])

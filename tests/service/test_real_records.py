@@ -13,7 +13,7 @@ import pytest
 
 from kg.errors import ReaderError
 
-from helpers import paper, write_jsonl
+from helpers import member, paper, write_jsonl
 
 
 def test_gzip_and_json_files_are_json_lines(service, tmp_path):
@@ -67,11 +67,11 @@ def test_skip_invalid_counts_names_and_keeps_the_rest(tmp_path):
 
 
 def test_a_5000_author_byline_links_every_author_but_adds_no_pairs(service, tmp_path):
-    authors = [f"Member {i:04d}" for i in range(5000)]
-    write_jsonl(tmp_path / "big.jsonl", [paper(1, authors=authors), paper(2, authors=["Member 0001", "Member 0002"])])
+    authors = [member(i) for i in range(5000)]
+    write_jsonl(tmp_path / "big.jsonl", [paper(1, authors=authors), paper(2, authors=[member(1), member(2)])])
     service.ingest([tmp_path / "big.jsonl"])
     [byline] = service.store.authors_of_papers(["p1"])
-    assert len(byline) == 5000 and byline[0].name == "Member 0000"
+    assert len(byline) == 5000 and byline[0].name == "Member Aaaa"
     assert service.stats().coauthor_edges == 1  # only the two-author paper's pair
 
 

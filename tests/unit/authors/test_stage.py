@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from helpers import member
 from kg.authors.stage import batch_mentions
 from kg.graph.build import build_batch, merge_records
 from kg.models import SourceRecord
@@ -29,10 +30,10 @@ def test_a_mention_holds_the_other_names_of_its_byline_folded_and_once():
 
 
 def test_a_byline_over_the_limit_gives_no_coauthors_as_it_gives_no_pairs():
-    names = [f"Member {i:04d}" for i in range(12)]
-    batch = _batch(names, ["Member 0001", "Member 0002"], limit=10)
+    names = [member(i) for i in range(12)]
+    batch = _batch(names, [member(1), member(2)], limit=10)
     mentions = batch_mentions(batch, max_coauthor_byline=10)
     big = [m for _, m in mentions if m.paper == batch.papers[0].id]
     small = [m for _, m in mentions if m.paper == batch.papers[1].id]
     assert len(big) == 12 and all(m.coauthors == () for m in big)
-    assert [m.coauthors for m in small] == [("member 0002",), ("member 0001",)]
+    assert [m.coauthors for m in small] == [("member aaac",), ("member aaab",)]

@@ -64,3 +64,16 @@ def test_invalid_utf8(tmp_path):
     path.write_bytes(json.dumps(GOOD).encode() + b"\n" + b'{"abstract": "\xc3\x28"}\n')
     with pytest.raises(ReaderError, match=r"bad.jsonl:2: invalid UTF-8"):
         list(read_jsonl(path))
+
+
+def test_utf8_read_as_latin1_is_mended(tmp_path):
+    # 'ä' and 'ï' as UTF-8 bytes read one byte a character, the way some crawls hand them on; true accents stay
+    obj = dict(
+        GOOD,
+        title="A naÃ¯ve Bayes",
+        abstract="We study naÃ¯ve Bayes â\x80\x93 again.",
+        authors=["Linh KÃ¤stner", "Hông-Ân Sandlin"],
+    )
+    [record] = list(read_jsonl(write(tmp_path, [json.dumps(obj)])))
+    assert record.title == "A naïve Bayes" and record.abstract == "We study naïve Bayes – again."
+    assert record.authors == ("Linh Kästner", "Hông-Ân Sandlin")
