@@ -17,7 +17,7 @@ from bibtexparser.middlewares import LatexDecodingMiddleware, SeparateCoAuthors,
 from kg.errors import ReaderError
 from kg.models import SourceRecord
 from kg.readers._lines import decoded_lines, readable, report
-from kg.readers.formats import normal_arxiv_id, normal_doi
+from kg.readers.formats import dblp_author_ids, normal_arxiv_id, normal_doi
 from kg.readers.jsonl import OnError
 
 __all__ = ["read_bibtex"]
@@ -63,6 +63,7 @@ def read_bibtex(path: str | Path, on_error: OnError | None = None) -> Iterator[S
             continue
         authors = fields.get("author") or []
         names = [_person(a) for a in authors] if isinstance(authors, list) else [_text(authors)]
+        byline = tuple(_text(n) for n in names if _text(n))
         year_text = re.search(r"\d{4}", str(fields.get("year", "")))
         eprint = fields.get("eprint") if str(fields.get("archiveprefix", "arxiv")).lower() == "arxiv" else None
         yield SourceRecord(
@@ -71,7 +72,8 @@ def read_bibtex(path: str | Path, on_error: OnError | None = None) -> Iterator[S
             id=f"bibtex:{entry.key}",
             title=title or None,
             abstract=abstract,
-            authors=tuple(_text(n) for n in names if _text(n)),
+            authors=byline,
+            author_ids=dblp_author_ids(byline),
             keywords=tuple(k.strip() for k in re.split(r"[;,]", _text(fields.get("keywords"))) if k.strip()),
             venue=_text(fields.get("journal") or fields.get("booktitle")) or None,
             year=int(year_text.group(0)) if year_text else None,

@@ -19,7 +19,16 @@ import re
 import unicodedata
 from collections.abc import Callable
 
-__all__ = ["detect", "normal_doi", "normal_arxiv_id", "reference_keys", "title_key", "arxiv_area", "ARXIV_ARCHIVES"]
+__all__ = [
+    "detect",
+    "dblp_author_ids",
+    "normal_doi",
+    "normal_arxiv_id",
+    "reference_keys",
+    "title_key",
+    "arxiv_area",
+    "ARXIV_ARCHIVES",
+]
 
 # The arXiv taxonomy, top level (archive -> group and name); categories inside an archive
 # (cs.LG) are named from ARXIV_CATEGORIES where we list them, else by their code.
@@ -88,6 +97,28 @@ ARXIV_CATEGORIES = {
 
 _ARXIV_ID = re.compile(r"^(?:arxiv:)?((?:\d{4}\.\d{4,5})|(?:[a-z\-]+(?:\.[A-Z]{2})?/\d{7}))(?:v\d+)?$", re.I)
 _ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.I)
+
+
+_DBLP_NAME = re.compile(r"^\S.*\s\d{4}$")  # 'Wei Wang 0010': dblp's own name for one of its homonyms
+
+
+def dblp_author_ids(names, ids=None) -> tuple[str | None, ...] | None:
+    """Source ids for a byline (``ids`` aligned with ``names``, or None), with dblp's homonym numbers read as ids.
+
+    dblp tells apart people of one name by a number after it (*Wei Wang 0010*) and prints it in
+    its exports; a name with one, and no other id, is given ``dblp:`` and the name as its id. None
+    when no author has an id.
+
+    >>> dblp_author_ids(["Wei Wang 0010", "Jun Zhu", "Yang Liu 0001"], [None, None, "orcid:0000-0001"])
+    ('dblp:Wei Wang 0010', None, 'orcid:0000-0001')
+    >>> dblp_author_ids(["Jun Zhu"]) is None
+    True
+    """
+    found = tuple(
+        (ids[i] if ids is not None else None) or (f"dblp:{' '.join(n.split())}" if _DBLP_NAME.match(n.strip()) else None)
+        for i, n in enumerate(names)
+    )
+    return found if any(found) else None
 
 
 def normal_doi(doi: str | None) -> str | None:

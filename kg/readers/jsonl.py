@@ -20,7 +20,7 @@ from kg.errors import ReaderError
 from kg.models import AREA_SEPARATOR, SourceRecord
 from kg.readers._lines import decoded_lines, readable, report, strip_controls
 from kg.readers.bbl import bbl_references
-from kg.readers.formats import detect, normal_arxiv_id, normal_doi, reference_keys
+from kg.readers.formats import dblp_author_ids, detect, normal_arxiv_id, normal_doi, reference_keys
 
 __all__ = ["read_jsonl", "parse_line", "parse_numbered", "page_items", "record_of", "OnError"]
 
@@ -192,7 +192,7 @@ def _record(obj: dict, source: str, line: int | None) -> SourceRecord:
         arxiv_id=normal_arxiv_id(obj.get("arxiv_id")) or normal_arxiv_id(obj.get("doi")),
         citations=obj.get("citations"),
         affiliations=_aligned(names, per_author["affiliations"]),
-        author_ids=_aligned(names, per_author["author_ids"]),
+        author_ids=dblp_author_ids([n for n in names if n], _aligned(names, per_author["author_ids"])),
         references=_references(obj.get("references"), obj.get("bbl"), fail),
     )
 

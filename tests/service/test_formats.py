@@ -88,3 +88,16 @@ def test_openalex_and_semantic_scholar_give_author_ids_citations_and_institution
     assert work.affiliations == ("Technical University of Munich", None) and work.citations == 90000
     [s2] = list(read_path(FORMATS / "semantic-scholar.jsonl"))
     assert s2.author_ids[2] == "s2:1705353" and s2.citations == 1200
+
+
+def test_a_dblp_export_gives_its_homonym_numbers_as_ids(tmp_path):
+    # dblp's BibTeX (and its other exports) writes a person of a shared name with dblp's number for them
+    path = tmp_path / "dblp.bib"
+    path.write_text(
+        "@inproceedings{DBLP:conf/icml/WangZ23,\n"
+        "  author = {Wei Wang 0010 and Jun Zhu 0001 and Ada Lovelace},\n"
+        "  title = {A Paper},\n  booktitle = {ICML},\n  year = {2023}\n}\n",
+        encoding="utf-8",
+    )
+    [record] = list(read_path(path))
+    assert record.author_ids == ("dblp:Wei Wang 0010", "dblp:Jun Zhu 0001", None)

@@ -92,6 +92,19 @@ def test_what_a_byline_carries_besides_the_name_is_not_the_name(make_service, tm
     assert svc.stats().authors == 3
 
 
+def test_dblp_numbers_its_homonyms_and_kg_keeps_them_apart(make_service, tmp_path):
+    # dblp's exports write one of several people named Wei Wang as 'Wei Wang 0010': an id, not a name
+    rows = [robotics(0, name="Wei Wang 0010"), robotics(1, name="Wei Wang 0002"), language(0, name="Wei Wang 0010")]
+    svc = make_service()
+    svc.ingest([write_jsonl(tmp_path / "a.jsonl", rows)])
+    keys = byline_keys(svc, ["r0", "r1", "l0"])
+    assert keys[0][0] != keys[1][0]  # the same co-authors, place and topic, but dblp says two people
+    assert keys[0][0] == keys[2][1]  # and one person across topics
+    bylines = svc.store.authorships_of_papers(["r0", "r1"])
+    assert [b[0].name for b in bylines] == ["Wei Wang", "Wei Wang"]
+    assert [b[0].source_id for b in bylines] == ["dblp:Wei Wang 0010", "dblp:Wei Wang 0002"]
+
+
 def test_keys_stay_as_papers_are_added_and_chunks_give_the_same_people(make_service, tmp_path):
     first = write_jsonl(tmp_path / "a.jsonl", [robotics(i) for i in range(3)])
     second = write_jsonl(tmp_path / "b.jsonl", [language(i) for i in range(3)] + [robotics(3), robotics(4, name="W. Wang")])
