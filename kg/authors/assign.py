@@ -19,9 +19,22 @@ from pathlib import Path
 from kg.authors.features import FEATURES, coauthor_block, features, name_level
 from kg.authors.names import ParsedName, fold, parse_name, run_together
 from kg.authors.profile import Profile, venue_series
+from kg.extract.topics import decode
 from kg.graph.identity import author_key, clean_author_name
 
-__all__ = ["Mention", "mention_of", "PairModel", "load_model", "Person", "Block", "People", "Assigner", "Decision", "explain"]
+__all__ = [
+    "Mention",
+    "mention_of",
+    "stored_topic",
+    "PairModel",
+    "load_model",
+    "Person",
+    "Block",
+    "People",
+    "Assigner",
+    "Decision",
+    "explain",
+]
 
 MODEL_PATH = Path(__file__).with_name("data") / "model.json"
 
@@ -40,10 +53,18 @@ class Mention:
     year: int | None
     concepts: tuple[str, ...]
     source_id: str | None = None
+    topic: tuple[int, ...] | None = None  # the paper's topic vector as stored (signed bytes; kg.extract.topics)
 
     @property
     def block(self) -> str:
         return self.name.block
+
+
+def stored_topic(signature: str | None) -> tuple[int, ...] | None:
+    """A paper's topic vector as its signature stores it (signed bytes, ``kg.extract.topics``): integers, so that a
+    profile's sum of them is exact in any order and engine; None for a paper without one."""
+    vector = decode(signature)
+    return None if vector is None else tuple(int(v) for v in vector)
 
 
 def coauthor_names(names: Iterable[str]) -> list[str | None]:
@@ -61,6 +82,7 @@ def mention_of(
     year: int | None,
     concepts: Sequence[str],
     source_id: str | None = None,
+    topic: tuple[int, ...] | None = None,
 ) -> Mention | None:
     """The mention of ``name`` at ``position`` of a paper's byline (None for a name without letters);
     ``coauthors`` are the byline's other names as ``coauthor_names`` folds them (fold a byline once,
@@ -81,6 +103,7 @@ def mention_of(
         year,
         tuple(concepts),
         source_id or None,
+        topic,
     )
 
 

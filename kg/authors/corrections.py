@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime, timezone
 
-from kg.authors.assign import People, coauthor_names, mention_of
+from kg.authors.assign import People, coauthor_names, mention_of, stored_topic
 from kg.authors.names import parse_name
 from kg.authors.profile import Profile
 from kg.errors import InvalidArgument
@@ -80,10 +80,10 @@ def merge(store, keep: str, other: str) -> PeopleCorrection:
 
 def _profile_of(key: str, ships: dict[str, list[Authorship]], papers: dict) -> Profile:
     """A person's profile counted afresh from their papers (``ships``: each paper's byline; ``papers``: each
-    paper and its concepts)."""
+    paper, its concepts and its stored signature)."""
     profile = Profile()
     for pid in sorted(ships):
-        (paper, concepts), rows = papers[pid], ships[pid]
+        (paper, concepts, signature), rows = papers[pid], ships[pid]
         folded = coauthor_names(r.name or r.author.name for r in rows)
         for i, row in enumerate(rows):
             if row.author.key == key:
@@ -98,6 +98,7 @@ def _profile_of(key: str, ships: dict[str, list[Authorship]], papers: dict) -> P
                     paper.year,
                     [k.key for k in concepts],
                     row.source_id,
+                    stored_topic(signature),
                 )
                 if m is not None:
                     profile.add(m)
@@ -129,7 +130,9 @@ def split(store, key: str, papers: Sequence[str], max_coauthor_byline: int) -> P
         raise InvalidArgument(f"those are all of {person.key}'s papers: a split leaves some with each person")
     ids = sorted(theirs)
     ships = dict(zip(ids, store.authorships_of_papers(ids), strict=True))
-    papers = dict(zip(ids, zip(store.papers_by_ids(ids), store.concepts_of_papers(ids), strict=True), strict=True))
+    signatures = store.topics_of_papers(ids)
+    read = zip(store.papers_by_ids(ids), store.concepts_of_papers(ids), [signatures.get(i) for i in ids], strict=True)
+    papers = dict(zip(ids, read, strict=True))
     new_key, written, new_block = _new_key(store, next(r for r in ships[moving[0]] if r.author.key == person.key))
     c = PeopleCorrection({"kind": "split", "from": person.key, "to": new_key, "papers": moving, "at": _now()})
     c.moves = [(p, person.key, new_key, f"moved from {person.key} by a correction (kg authors split)") for p in moving]

@@ -1,8 +1,10 @@
 """The pairwise features: one mention against one known person's profile.
 
 Each feature says something a person reading the two bylines would weigh: the
-given names, the co-authors they share, the place, the topics (kg's concepts),
-the venue and the years between them, and how crowded the name is.
+given names, the co-authors they share, the place, the topics (kg's concepts, and
+the papers' topic vectors), the venue and the years between them, and how crowded
+the name is (how often kg saw it, and how often the literature prints its surname,
+its first name and the two together).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pathlib import Path
 
 from kg.authors.names import NAME_EXACT, NAME_FULL, NAME_INITIAL, ParsedName, given_compatibility
 
-__all__ = ["FEATURES", "features", "name_level", "coauthor_block", "name_counts", "commonness", "NAME_COUNTS"]
+__all__ = ["FEATURES", "features", "topic_cosine", "name_level", "coauthor_block", "name_counts", "commonness", "NAME_COUNTS"]
 
 FEATURES = (
     "name_exact",
@@ -42,26 +44,35 @@ FEATURES = (
     "surname_count",
     "given_count",
     "coauthors_x_common",
+    "full_count",
+    "full_x_shared",
+    "topic_cosine",
+    "topic_x_common",
 )
 
 NAME_COUNTS = Path(__file__).with_name("data") / "name_counts.json.gz"
 
 
 @lru_cache(maxsize=1)
-def name_counts() -> tuple[dict, dict]:
-    """How many authorships of the literature carry each surname and each first given name (folded):
-    how common a name is before kg has seen its bearers (``python -m kg.training.authors --name-counts``)."""
+def name_counts() -> tuple[dict, dict, dict]:
+    """How many authorships of the literature carry each surname, each first given name, and each first given
+    name with its surname (folded; names, never people): how common a name is before kg has seen its bearers
+    (``python -m kg.training.authors --name-counts``)."""
     if not NAME_COUNTS.exists():
-        return {}, {}
+        return {}, {}, {}
     with gzip.open(NAME_COUNTS, "rt", encoding="utf-8") as f:
         d = json.load(f)
-    return d["surnames"], d["given"]
+    return d["surnames"], d["given"], d.get("full", {})
 
 
-def commonness(name: ParsedName) -> tuple[float, float]:
-    surnames, given = name_counts()
+def commonness(name: ParsedName) -> tuple[float, float, float]:
+    surnames, given, full = name_counts()
     first = name.given[0] if name.given and len(name.given[0]) > 1 else ""
-    return math.log1p(surnames.get(name.surname, 0)), math.log1p(given.get(first, 0)) if first else 0.0
+    return (
+        math.log1p(surnames.get(name.surname, 0)),
+        math.log1p(given.get(first, 0)) if first else 0.0,
+        math.log1p(full.get(f"{first} {name.surname}", 0)) if first else 0.0,
+    )
 
 
 def coauthor_block(full: str) -> str:
@@ -106,7 +117,8 @@ def features(
     cosine = sum(overlap) / (concept_norm * math.sqrt(len(mention.concepts))) if overlap else 0.0
     gap = min(abs(mention.year - y) for y in profile.years) if mention.year and profile.years else 3
     initial = 1.0 if level == NAME_INITIAL else 0.0
-    surname_count, given_count = commonness(mention.name)
+    surname_count, given_count, full_count = commonness(mention.name)
+    topic = topic_cosine(mention.topic, profile.topic)
     return [
         1.0 if level == NAME_EXACT else 0.0,
         1.0 if level == NAME_FULL else 0.0,
@@ -132,4 +144,17 @@ def features(
         surname_count,
         given_count,
         math.log1p(shared) * (surname_count + given_count),
+        full_count,
+        math.log1p(shared) * full_count,
+        topic,
+        topic * math.log1p(name_mentions),
     ]
+
+
+def topic_cosine(a, b) -> float:
+    """The cosine of a paper's topic vector and a profile's sum of them (0 when either has none)."""
+    if not a or not b:
+        return 0.0
+    dot = sum(x * y for x, y in zip(a, b))
+    na, nb = math.sqrt(sum(x * x for x in a)), math.sqrt(sum(y * y for y in b))
+    return dot / (na * nb) if na and nb else 0.0

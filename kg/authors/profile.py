@@ -1,4 +1,4 @@
-"""What a person's papers say about them: the spellings, co-authors, places, venues, years and concepts.
+"""What a person's papers say about them: the spellings, co-authors, places, venues, years, concepts and topics.
 
 A profile is all the pairwise model needs to compare a new mention with a known
 person, so adding papers reads profiles, not papers. Stores keep it on the
@@ -52,6 +52,7 @@ class Profile:
     years: Counter = field(default_factory=Counter)
     concepts: Counter = field(default_factory=Counter)
     ids: list = field(default_factory=list)  # source author ids (hard evidence)
+    topic: list = field(default_factory=list)  # the sum of the papers' stored topic vectors (empty in a profile from before)
 
     def add(self, mention) -> None:
         self.papers += 1
@@ -66,6 +67,8 @@ class Profile:
         self.concepts.update(mention.concepts)
         if mention.source_id and mention.source_id not in self.ids:
             self.ids.append(mention.source_id)
+        if mention.topic:
+            self.topic = [a + b for a, b in zip(self.topic, mention.topic)] if self.topic else list(mention.topic)
 
     def merge(self, other: "Profile") -> None:
         self.papers += other.papers
@@ -79,6 +82,8 @@ class Profile:
         ):
             mine.update(theirs)
         self.ids.extend(i for i in other.ids if i not in self.ids)
+        if other.topic:
+            self.topic = [a + b for a, b in zip(self.topic, other.topic)] if self.topic else list(other.topic)
 
     def encode(self) -> str:
         """Canonical JSON (most first, then by key; co-authors and concepts cut to the most frequent): equal
@@ -93,6 +98,7 @@ class Profile:
                 "years": {str(y): n for y, n in sorted(self.years.items())},
                 "concepts": _ranked(self.concepts, MAX_CONCEPTS),
                 "ids": self.ids,
+                **({"topic": self.topic} if self.topic else {}),
             },
             ensure_ascii=False,
             separators=(",", ":"),
@@ -112,4 +118,5 @@ class Profile:
             Counter({int(y): n for y, n in d["years"].items()}),
             Counter(d["concepts"]),
             list(d["ids"]),
+            list(d.get("topic", ())),
         )

@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from itertools import combinations
 
-from kg.authors.assign import Assigner, Decision, Mention, coauthor_names, mention_of
+from kg.authors.assign import Assigner, Decision, Mention, coauthor_names, mention_of, stored_topic
 from kg.graph.build import GraphBatch
 from kg.graph.identity import make_author, make_institution
 from kg.models import Author
@@ -37,6 +37,7 @@ def batch_mentions(batch: GraphBatch, chunk: int = 0, max_coauthor_byline: int =
     names: dict[str, list[str]] = defaultdict(list)
     for pid, _, written, _, _ in batch.bylines:
         names[pid].append(written)
+    topics = {p.id: stored_topic(p.topic) for p in batch.papers}
     folded = {pid: coauthor_names(byline) if len(byline) <= max_coauthor_byline else [] for pid, byline in names.items()}
     out = []
     nth: dict[str, int] = defaultdict(int)
@@ -55,6 +56,7 @@ def batch_mentions(batch: GraphBatch, chunk: int = 0, max_coauthor_byline: int =
             paper.year,
             [key for _, key in sorted(concepts[pid])],
             source_id,
+            topics.get(pid),
         )
         if m is not None:
             out.append(((chunk, i, position), m))

@@ -13,9 +13,10 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
-from kg.authors.assign import Mention, coauthor_names, mention_of
+from kg.authors.assign import Mention, coauthor_names, mention_of, stored_topic
 
 __all__ = ["TrainingPaper", "id_source", "tagged_id", "read_training_papers", "paper_mentions", "concepts_cache"]
 
@@ -120,12 +121,22 @@ def paper_mentions(paper: TrainingPaper, concepts: tuple[str, ...]) -> list[tupl
     out = []
     seen: set[str] = set()
     folded = coauthor_names(paper.authors)
+    topic = _topic(paper.title, paper.abstract)
     for position, raw in enumerate(paper.authors):
         others = folded[:position] + folded[position + 1 :]
         place = paper.affiliations[position] if paper.affiliations else None
-        m = mention_of(paper.id, position, raw, others, place, paper.venue, paper.year, concepts)
+        m = mention_of(paper.id, position, raw, others, place, paper.venue, paper.year, concepts, topic=topic)
         if m is None or m.name.full in seen:  # a byline printed twice
             continue
         seen.add(m.name.full)
         out.append((m, paper.gold[position]))
     return out
+
+
+@lru_cache(maxsize=None)
+def _topic(title: str, abstract: str) -> tuple[int, ...] | None:
+    """A paper's topic vector as an ingest stores it (``kg.authors.assign.stored_topic``)."""
+    from kg.extract.topics import load_topics, paper_text
+
+    model = load_topics()
+    return stored_topic(model.signature(paper_text(title, abstract))) if model else None

@@ -187,7 +187,7 @@ def count_names(corpus: Path, output: Path, minimum: int = 3) -> None:
 
     from kg.authors.names import parse_name
 
-    surnames, given = Counter(), Counter()
+    surnames, given, full = Counter(), Counter(), Counter()
     with gzip.open(corpus, "rt", encoding="utf-8") as f:
         for line in f:
             for raw in json.loads(line)["authors"]:
@@ -197,8 +197,11 @@ def count_names(corpus: Path, output: Path, minimum: int = 3) -> None:
                 surnames[name.surname] += 1
                 if name.given and len(name.given[0]) > 1:
                     given[name.given[0]] += 1
+                    full[f"{name.given[0]} {name.surname}"] += 1
     keep = lambda c: dict(sorted((k, n) for k, n in c.items() if n >= minimum))
-    text = json.dumps({"surnames": keep(surnames), "given": keep(given)}, ensure_ascii=False, separators=(",", ":"))
+    text = json.dumps(
+        {"surnames": keep(surnames), "given": keep(given), "full": keep(full)}, ensure_ascii=False, separators=(",", ":")
+    )
     output.write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
 
 
