@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from kg.authors.features import name_level
 from kg.authors.names import NAME_EXACT, given_compatibility, parse_name
 from kg.authors.profile import Profile
+from kg.graph.identity import clean_author_name
 from kg.models import Author
+from kg.readers.formats import dblp_author_ids
 
 __all__ = ["PersonHint", "hints", "people_named", "person_hints", "resolve"]
 
@@ -53,7 +55,17 @@ def _named(rows, name: str) -> list:
 
 
 def resolve(store, ref: str) -> tuple[str | None, list]:
-    """(the id ``ref`` names exactly, else None; the people whose names ``ref`` fits): one read of one block."""
+    """(the id ``ref`` names exactly, else None; the people whose names ``ref`` fits): one read of one block.
+
+    A name with dblp's number (*Wei Wang 0010*) names the person with that dblp id, when the store has one;
+    else it is read as the name without its number."""
+    dblp = dblp_author_ids([ref])
+    if dblp is not None:
+        ref = clean_author_name(ref)
+        key = store.author_keys_of_ids([dblp[0]]).get(dblp[0])
+        if key is not None:
+            _, found = resolve(store, key)
+            return key, [r for r in found if r[0] == key] or found
     block = _block_of(ref)
     if block is None:
         return None, []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import write_jsonl
+from kg.errors import AmbiguousAuthor
 
 
 ROBOTICS = (
@@ -103,6 +104,10 @@ def test_dblp_numbers_its_homonyms_and_kg_keeps_them_apart(make_service, tmp_pat
     bylines = svc.store.authorships_of_papers(["r0", "r1"])
     assert [b[0].name for b in bylines] == ["Wei Wang", "Wei Wang"]
     assert [b[0].source_id for b in bylines] == ["dblp:Wei Wang 0010", "dblp:Wei Wang 0002"]
+    assert svc.author_id("Wei Wang 0002") == keys[1][0] and svc.author("Wei Wang 0010").key == keys[0][0]
+    assert [h.author.key for h in svc.people("Wei Wang 0010")] == [keys[0][0]]
+    with pytest.raises(AmbiguousAuthor):  # a number dblp gave no one here: the name, which two people bear
+        svc.author_id("Wei Wang 0099")
 
 
 def test_keys_stay_as_papers_are_added_and_chunks_give_the_same_people(make_service, tmp_path):
@@ -141,7 +146,6 @@ def test_a_name_many_people_bear_lists_them_with_what_tells_them_apart(make_serv
     from kg.api.app import create_app
     from kg.cli import main
     from kg.config import get_settings
-    from kg.errors import AmbiguousAuthor
 
     svc = make_service()
     svc.ingest([write_jsonl(tmp_path / "a.jsonl", [robotics(i) for i in range(3)] + [language(i) for i in range(2)])])
