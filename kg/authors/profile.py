@@ -67,8 +67,7 @@ class Profile:
         self.concepts.update(mention.concepts)
         if mention.source_id and mention.source_id not in self.ids:
             self.ids.append(mention.source_id)
-        if mention.topic:
-            self.topic = [a + b for a, b in zip(self.topic, mention.topic)] if self.topic else list(mention.topic)
+        self._add_topic(mention.topic)
 
     def merge(self, other: "Profile") -> None:
         self.papers += other.papers
@@ -82,8 +81,12 @@ class Profile:
         ):
             mine.update(theirs)
         self.ids.extend(i for i in other.ids if i not in self.ids)
-        if other.topic:
-            self.topic = [a + b for a, b in zip(self.topic, other.topic)] if self.topic else list(other.topic)
+        self._add_topic(other.topic)
+
+    def _add_topic(self, topic) -> None:
+        """Another topic vector (or sum of them) into the person's sum; none adds nothing."""
+        if topic:
+            self.topic = [a + b for a, b in zip(self.topic, topic)] if self.topic else list(topic)
 
     def encode(self) -> str:
         """Canonical JSON (most first, then by key; co-authors and concepts cut to the most frequent): equal

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from functools import lru_cache
 
 from kg.readers._lines import readable
 from kg.readers.formats import title_key
@@ -56,6 +57,7 @@ def paper_keys(record: SourceRecord, pid: str) -> list[str]:
     return list(dict.fromkeys(k for k in keys if k))
 
 
+@lru_cache(maxsize=100_000)  # one byline name is cleaned for its key, its person, its co-authors' mentions: once
 def clean_author_name(raw: str) -> str:
     """A display name: doubled tokens collapsed, shouted surnames in title case.
 

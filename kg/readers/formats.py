@@ -114,10 +114,8 @@ def dblp_author_ids(names, ids=None) -> tuple[str | None, ...] | None:
     >>> dblp_author_ids(["Jun Zhu"]) is None
     True
     """
-    found = tuple(
-        (ids[i] if ids is not None else None) or (f"dblp:{' '.join(n.split())}" if _DBLP_NAME.match(n.strip()) else None)
-        for i, n in enumerate(names)
-    )
+    given = ids if ids is not None else [None] * len(names)
+    found = tuple(i or (f"dblp:{' '.join(n.split())}" if _DBLP_NAME.match(n.strip()) else None) for n, i in zip(names, given))
     return found if any(found) else None
 
 
