@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from kg.authors.features import FEATURES, coauthor_block, features, name_level
-from kg.authors.names import ParsedName, fold, parse_name, run_together
+from kg.authors.names import ParsedName, fold, parse_name, run_together, spelled_surname, twin_blocks
 from kg.authors.profile import Profile, venue_series
 from kg.extract.topics import decode
 from kg.graph.identity import author_key, clean_author_name
@@ -58,6 +58,11 @@ class Mention:
     @property
     def block(self) -> str:
         return self.name.block
+
+    @property
+    def twins(self) -> tuple[str, ...]:
+        """The blocks where the same surname, its umlauts written another way, sits (``twin_blocks``)."""
+        return twin_blocks(self.written, self.name)
 
 
 def stored_topic(signature: str | None) -> tuple[int, ...] | None:
@@ -234,7 +239,7 @@ class People:
         """Read the people of every block these mentions fall in, the source ids they carry and the keys
         their names would take (one read each)."""
         mentions = list(mentions)
-        blocks = sorted({m.block for m in mentions} - self.blocks.keys())
+        blocks = sorted({b for m in mentions for b in (m.block, *m.twins)} - self.blocks.keys())
         for b in blocks:
             self.blocks[b] = Block()
         if self.store is None:
@@ -294,10 +299,10 @@ class Assigner:
         self.model = model or load_model()
 
     def candidates(self, mention: Mention, on_paper: set[str]):
-        """The block's people the name fits and no source id rules out: (person, name level)."""
+        """The block's people the name fits and no source id rules out: (person, name level). The people of a
+        twin block (*Krömer* for *Kroemer*) count when their surname is the mention's, umlauts written out."""
         schemes = {_scheme(mention.source_id)} if mention.source_id else set()
-        block = self.people.blocks.get(mention.block)
-        for person in block.people if block else ():
+        for person in self._people_of(mention):
             if person.key in on_paper:
                 continue
             if schemes and any(_scheme(i) in schemes for i in person.profile.ids):
@@ -305,6 +310,16 @@ class Assigner:
             level = name_level(mention.name, person.profile.names)
             if level:
                 yield person, level
+
+    def _people_of(self, mention: Mention):
+        block = self.people.blocks.get(mention.block)
+        yield from block.people if block else ()
+        if not mention.twins:
+            return
+        surname = spelled_surname(mention.written)
+        for twin in mention.twins:
+            block = self.people.blocks.get(twin)
+            yield from (p for p in (block.people if block else ()) if spelled_surname(p.name) == surname)
 
     def assign(self, mentions: Sequence[Mention]) -> list[Decision]:
         """One paper's mentions (the caller has ``prepare``d their blocks)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kg.authors.features import name_level
-from kg.authors.names import NAME_EXACT, given_compatibility, parse_name
+from kg.authors.names import NAME_EXACT, given_compatibility, parse_name, spelled_surname, twin_blocks
 from kg.authors.profile import Profile
 from kg.graph.identity import clean_author_name
 from kg.models import Author
@@ -37,10 +37,15 @@ class PersonHint:
         return "; ".join(p for p in parts if p)
 
 
+def _name_of(ref: str) -> str:
+    """A name, or a person's id (``yang liu~2``) without its number."""
+    base, tilde, n = ref.rpartition("~")
+    return base if tilde and n.isdigit() else ref
+
+
 def _block_of(ref: str) -> str | None:
     """The block a name, or a person's id (``yang liu~2``), falls in."""
-    base, tilde, n = ref.rpartition("~")
-    parsed = parse_name(base if tilde and n.isdigit() else ref)
+    parsed = parse_name(_name_of(ref))
     return parsed.block if parsed else None
 
 
@@ -55,7 +60,8 @@ def _named(rows, name: str) -> list:
 
 
 def resolve(store, ref: str) -> tuple[str | None, list]:
-    """(the id ``ref`` names exactly, else None; the people whose names ``ref`` fits): one read of one block.
+    """(the id ``ref`` names exactly, else None; the people whose names ``ref`` fits): one read of its block
+    (and of a German surname's twin: *Kroemer* finds a *Krömer*).
 
     A name with dblp's number (*Wei Wang 0010*) names the person with that dblp id, when the store has one;
     else it is read as the name without its number."""
@@ -69,7 +75,15 @@ def resolve(store, ref: str) -> tuple[str | None, list]:
     block = _block_of(ref)
     if block is None:
         return None, []
-    rows = [(key, n, Profile.decode(p)) for key, n, _, p in store.people_in_blocks([block])]
+    name = _name_of(ref)
+    parsed = parse_name(name)
+    twins = twin_blocks(name, parsed) if parsed else ()
+    surname = spelled_surname(name) if twins else None
+    rows = [
+        (key, n, Profile.decode(p))
+        for key, n, b, p in store.people_in_blocks([block, *twins])
+        if b == block or spelled_surname(n) == surname  # Kroemer finds a Krömer, never a Kromer
+    ]
     return (ref if any(key == ref for key, _, _ in rows) else None), _named(rows, ref)
 
 

@@ -22,6 +22,9 @@ __all__ = [
     "compatibility",
     "given_compatibility",
     "run_together",
+    "spelled_surname",
+    "twin_blocks",
+    "family",
     "NAME_EXACT",
     "NAME_FULL",
     "NAME_INITIAL",
@@ -48,6 +51,10 @@ _TRANSLIT = str.maketrans(
     }
 )
 _SUFFIXES = {"jr", "sr", "ii", "iii", "iv", "phd"}
+# German writes an umlaut out when it cannot print it: Krömer is Kroemer (and, with the dots lost, Kromer).
+_UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
+_HAS_UMLAUT = re.compile("[äöüÄÖÜ]")
+_SPELLED_OUT = re.compile("([aou])e")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 
 NAME_CONFLICT = 0  # two different given names or middle initials: never one person
@@ -242,3 +249,47 @@ def _cut(a: tuple[str, ...], flat_b: list[str]) -> bool:
             return True
         at += len(parts)
     return False
+
+
+@lru_cache(maxsize=100_000)
+def spelled_surname(written: str) -> str | None:
+    """The folded surname of a name with its umlauts written out (*Krömer* and *Kroemer*: ``kroemer``).
+
+    >>> spelled_surname("Alin Albu-Schäffer"), spelled_surname("Oliver Kroemer"), spelled_surname("Oliver Kromer")
+    ('schaeffer', 'kroemer', 'kromer')
+    """
+    parsed = parse_name(written.translate(_UMLAUTS) if _HAS_UMLAUT.search(written) else written)
+    return parsed.surname if parsed else None
+
+
+@lru_cache(maxsize=100_000)
+def twin_blocks(written: str, name: ParsedName) -> tuple[str, ...]:
+    """The other blocks a German surname may sit in: *Krömer* (block ``kromer o``) is also written *Kroemer*
+    (``kroemer o``), and *Kroemer* may be a *Krömer*. Empty for most names.
+
+    A person found in a twin block is the same name only if the two surnames, umlauts written out, are equal
+    (``spelled_surname``): *Xue* is never a *Xü* that nobody wrote, so never a *Xu*.
+
+    >>> twin_blocks("Oliver Krömer", parse_name("Oliver Krömer")), twin_blocks("Oliver Kroemer", parse_name("Oliver Kroemer"))
+    (('kroemer o',), ('kromer o',))
+    >>> twin_blocks("Yang Liu", parse_name("Yang Liu"))
+    ()
+    """
+    rest = name.block[len(name.surname) :]
+    out = []
+    if _HAS_UMLAUT.search(written) and (spelled := spelled_surname(written)) and spelled != name.surname:
+        out.append(spelled + rest)
+    if _SPELLED_OUT.search(name.surname):
+        out.append(_SPELLED_OUT.sub(r"\1", name.surname) + rest)
+    return tuple(b for b in dict.fromkeys(out) if b != name.block)
+
+
+def family(block: str) -> str:
+    """Blocks that may hold one person between them (a block and its ``twin_blocks``) share a family: the
+    surname without its e's. What an engine that splits the work by block groups by.
+
+    >>> family("kromer o") == family("kroemer o")
+    True
+    """
+    surname, _, initial = block.rpartition(" ")
+    return f"{surname.replace('e', '')} {initial}" if surname else block.replace("e", "")

@@ -94,11 +94,13 @@ def _chunk_batches(sc, records, n_chunks: int, cs: ChunkSettings, partitions: in
 
 
 def people(batches, cs: ChunkSettings, partitions: int):
-    """The people stage, grouped by name block (blocks are independent): each chunk's batch keyed by people."""
+    """The people stage, grouped by name block (blocks are independent, but for a block and its umlaut twins, which
+    share a family): each chunk's batch keyed by people."""
+    from kg.authors.names import family
     from kg.authors.stage import batch_mentions
 
     limit = cs.max_coauthor_byline
-    mentions = batches.flatMap(lambda cb: [(m.block, (o, m)) for o, m in batch_mentions(cb[1], cb[0], limit)])
+    mentions = batches.flatMap(lambda cb: [(family(m.block), (o, m)) for o, m in batch_mentions(cb[1], cb[0], limit)])
     assigned = mentions.groupByKey(numPartitions=partitions).flatMap(lambda kv: stages.assign_block(kv[1])).groupByKey()
     return batches.leftOuterJoin(assigned).map(lambda x: (x[0], stages.people_batch(x[1][0], x[1][1] or (), limit)))
 

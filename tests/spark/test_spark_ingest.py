@@ -66,7 +66,27 @@ def inputs(tmp_path_factory):
     iclr = tmp_path_factory.mktemp("spark") / "papers-iclr2024-head.jsonl"
     with open(need_shared("papers-iclr2024.jsonl"), encoding="utf-8") as handle:
         iclr.write_text("".join(line for _, line in zip(range(ICLR_PAPERS), handle)), encoding="utf-8")
-    return [str(iclr), SAMPLES, FORMATS]
+    # German surnames written with and without their umlauts: two blocks, one person (a family of blocks)
+    names = ["Oliver Kroemer", "Oliver Krömer", "Alin Albu-Schäffer", "Alin Albu-Schaeffer", "Yiming Xu", "Yiming Xue"]
+    twins = iclr.with_name("umlauts.jsonl")
+    twins.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "id": f"umlaut-{i}",
+                    "title": f"Torque-controlled grasping {i}",
+                    "abstract": "We present a torque-controlled robot arm that learns grasping from tactile feedback.",
+                    "authors": [name, "Jan Peters"],
+                    "venue": "IROS 2015",
+                    "year": 2015,
+                }
+            )
+            + "\n"
+            for i, name in enumerate(names)
+        ),
+        encoding="utf-8",
+    )
+    return [str(iclr), SAMPLES, FORMATS, str(twins)]
 
 
 def _settings(tmp_path, **extra) -> Settings:
@@ -97,6 +117,13 @@ def test_spark_ingest_gives_the_single_machine_graph(neo4j_driver, spark, inputs
     assert len(got[0]) == len(expected[0]) and len(got[1]) == len(expected[1])
     assert got[0] == expected[0]
     assert got[1] == expected[1]
+    with neo4j_driver.session() as session:
+        rows = session.run(
+            "MATCH (a:Author)-[:AUTHORED]->(p:Paper) WHERE p.id STARTS WITH 'umlaut-' AND a.name <> 'Jan Peters' "
+            "RETURN p.id AS paper, a.key AS key ORDER BY paper"
+        ).data()
+    keys = [r["key"] for r in rows]
+    assert len(keys) == 6 and keys[0] == keys[1] and keys[2] == keys[3] and keys[4] != keys[5]
 
     with pytest.raises(StoreError, match="first load into an empty database"):
         ingest_spark(inputs, settings, spark=spark)
