@@ -239,7 +239,8 @@ class People:
         """Read the people of every block these mentions fall in, the source ids they carry and the keys
         their names would take (one read each)."""
         mentions = list(mentions)
-        blocks = sorted({b for m in mentions for b in (m.block, *m.twins)} - self.blocks.keys())
+        # (a comprehension, not a set minus the keys: that walks every block known, at each paper)
+        blocks = sorted({b for m in mentions for b in (m.block, *m.twins) if b not in self.blocks})
         for b in blocks:
             self.blocks[b] = Block()
         if self.store is None:
@@ -248,13 +249,13 @@ class People:
             for key, name, block, profile in self.store.people_in_blocks(blocks):
                 self._join(Person(key, name, block, Profile.decode(profile)))
             self.taken.update(self.store.author_aliases(blocks=blocks))  # ids merged into others stay theirs
-        wanted = sorted({m.source_id for m in mentions if m.source_id} - self.ids.keys())
+        wanted = sorted({m.source_id for m in mentions if m.source_id and m.source_id not in self.ids})
         if wanted:
             self.ids.update(self.store.author_keys_of_ids(wanted))
             # a person an id names may sit in another block (a spelling of theirs kg has not seen): read that block too
             elsewhere = sorted({self.ids[i] for i in wanted if i in self.ids} - self.by_key.keys())
             more = {p.block for a in self.store.authors_by_keys(elsewhere) if a is not None and (p := parse_name(a.name))}
-            for key, name, block, profile in self.store.people_in_blocks(sorted(more - self.blocks.keys())):
+            for key, name, block, profile in self.store.people_in_blocks(sorted(b for b in more if b not in self.blocks)):
                 self._join(Person(key, name, block, Profile.decode(profile)))
         bases = sorted({author_key(m.written) for m in mentions} - self.taken)
         if bases:  # authors a store holds from before people (no block)
