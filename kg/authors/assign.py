@@ -62,7 +62,7 @@ class Mention:
     @property
     def twins(self) -> tuple[str, ...]:
         """The blocks where the same surname, its umlauts written another way, sits (``twin_blocks``)."""
-        return twin_blocks(self.written, self.name)
+        return twin_blocks(self.written)
 
 
 def stored_topic(signature: str | None) -> tuple[int, ...] | None:
@@ -315,10 +315,9 @@ class Assigner:
     def _people_of(self, mention: Mention):
         block = self.people.blocks.get(mention.block)
         yield from block.people if block else ()
-        if not mention.twins:
-            return
-        surname = spelled_surname(mention.written)
-        for twin in mention.twins:
+        twins = mention.twins
+        surname = spelled_surname(mention.written) if twins else None
+        for twin in twins:
             block = self.people.blocks.get(twin)
             yield from (p for p in (block.people if block else ()) if spelled_surname(p.name) == surname)
 

@@ -72,12 +72,11 @@ def resolve(store, ref: str) -> tuple[str | None, list]:
         if key is not None:
             _, found = resolve(store, key)
             return key, [r for r in found if r[0] == key] or found
-    block = _block_of(ref)
-    if block is None:
-        return None, []
     name = _name_of(ref)
     parsed = parse_name(name)
-    twins = twin_blocks(name, parsed) if parsed else ()
+    if parsed is None:
+        return None, []
+    block, twins = parsed.block, twin_blocks(name)
     surname = spelled_surname(name) if twins else None
     rows = [
         (key, n, Profile.decode(p))
