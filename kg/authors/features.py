@@ -15,7 +15,7 @@ import math
 from functools import lru_cache
 from pathlib import Path
 
-from kg.authors.names import NAME_EXACT, NAME_FULL, NAME_INITIAL, ParsedName, given_compatibility
+from kg.authors.names import NAME_EXACT, NAME_FULL, NAME_INITIAL, ParsedName, given_compatibility, umlaut_level, written_both_ways
 
 __all__ = ["FEATURES", "features", "topic_cosine", "name_level", "coauthor_block", "name_counts", "commonness", "NAME_COUNTS"]
 
@@ -81,11 +81,19 @@ def coauthor_block(full: str) -> str:
     return f"{parts[-1]} {parts[0][0]}" if len(parts) > 1 else full
 
 
-def name_level(name: ParsedName, variants) -> int:
-    """The weakest agreement between a name and every spelling a person has used (0: some conflict)."""
+def name_level(name: ParsedName, variants, umlauts: bool = False) -> int:
+    """The weakest agreement between a name and every spelling a person has used (0: some conflict).
+
+    A given name with its umlaut written out fits the folded one (*Juergen*, *Jürgen*) when the umlaut was printed:
+    ``umlauts`` (the mention or the person's name as written prints one), or the person's spellings hold the name
+    both ways. Else *Michael* would fit *Michal*."""
     level = NAME_EXACT
     for given in variants:
-        level = min(level, given_compatibility(name.units, tuple(given.split())))
+        spelling = tuple(given.split())
+        fit = given_compatibility(name.units, spelling)
+        if not fit and (spelled := umlaut_level(name.units, spelling)) and (umlauts or written_both_ways(variants)):
+            fit = spelled
+        level = min(level, fit)
         if not level:
             return 0
     return level

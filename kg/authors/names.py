@@ -24,6 +24,9 @@ __all__ = [
     "run_together",
     "spelled_surname",
     "twin_blocks",
+    "prints_umlaut",
+    "umlaut_level",
+    "written_both_ways",
     "family",
     "NAME_EXACT",
     "NAME_FULL",
@@ -258,8 +261,47 @@ def spelled_surname(written: str) -> str | None:
     >>> spelled_surname("Alin Albu-Schäffer"), spelled_surname("Oliver Kroemer"), spelled_surname("Oliver Kromer")
     ('schaeffer', 'kroemer', 'kromer')
     """
-    parsed = parse_name(written.translate(_UMLAUTS) if _HAS_UMLAUT.search(written) else written)
+    parsed = parse_name(written.translate(_UMLAUTS) if prints_umlaut(written) else written)
     return parsed.surname if parsed else None
+
+
+def prints_umlaut(written: str) -> bool:
+    """Whether a name as written prints an umlaut (ä, ö, ü)."""
+    return _HAS_UMLAUT.search(written) is not None
+
+
+@lru_cache(maxsize=100_000)
+def _umlauts_dropped(units: tuple[str, ...]) -> tuple[str, ...]:
+    """Given names with a written-out umlaut's e dropped (``juergen``: ``jurgen``), as folding drops the dots."""
+    return tuple(_SPELLED_OUT.sub(r"\1", u) for u in units)
+
+
+def umlaut_level(units: tuple[str, ...], spelling: tuple[str, ...]) -> int:
+    """``given_compatibility`` of two given names once a written-out umlaut is read as the folded one (*Juergen*
+    as *Jurgen*, which is how *Jürgen* folds); ``NAME_CONFLICT`` when neither writes one out. Whether the names
+    had an umlaut at all is the caller's to know: *Michael* is no *Michal*.
+
+    >>> umlaut_level(("juergen",), ("jurgen",)) == NAME_EXACT, umlaut_level(("yang",), ("yan",))
+    (True, 0)
+    """
+    a, b = _umlauts_dropped(units), _umlauts_dropped(spelling)
+    if a == units and b == spelling:
+        return NAME_CONFLICT
+    return given_compatibility(a, b)
+
+
+def written_both_ways(spellings) -> bool:
+    """Whether a person's spellings (given names, as profiles keep them) hold one name with its umlaut written out
+    and folded (``juergen`` and ``jurgen``): they printed the umlaut somewhere.
+
+    >>> written_both_ways(["juergen", "jurgen"]), written_both_ways(["michael", "m"])
+    (True, False)
+    """
+    seen: dict[tuple[str, ...], str] = {}
+    for spelling in spellings:
+        if seen.setdefault(_umlauts_dropped(tuple(spelling.split())), spelling) != spelling:
+            return True
+    return False
 
 
 @lru_cache(maxsize=100_000)
@@ -278,7 +320,7 @@ def twin_blocks(written: str) -> tuple[str, ...]:
         return ()
     rest = name.block[len(name.surname) :]
     out = []
-    if _HAS_UMLAUT.search(written) and (spelled := spelled_surname(written)) and spelled != name.surname:
+    if prints_umlaut(written) and (spelled := spelled_surname(written)) and spelled != name.surname:
         out.append(spelled + rest)
     if _SPELLED_OUT.search(name.surname):
         out.append(_SPELLED_OUT.sub(r"\1", name.surname) + rest)

@@ -109,6 +109,23 @@ def test_an_umlaut_written_out_is_the_same_surname(make_service, tmp_path):
     assert [p.author.key for p in svc.people("Yiming Xue")] == [keys[6]]
 
 
+def test_an_umlaut_written_out_in_a_given_name_is_the_same_name(make_service, tmp_path):
+    # Jürgen is Juergen where the umlaut cannot be printed (and Jurgen where the dots are lost); given name and
+    # surname both: Jörg Stückler is Joerg Stueckler. Without an umlaut in print, Michael is no Michal.
+    names = ["Juergen Sturm", "Jörg Stückler", "Jürgen Sturm", "Jurgen Sturm", "Joerg Stueckler"]
+    names += ["Michael Moeller", "Michal Moeller"]
+    rows = [robotics(i, name=n) for i, n in enumerate(names)]
+    svc = make_service()
+    svc.ingest([write_jsonl(tmp_path / "a.jsonl", rows[:2])])  # one spelling of each in the store first
+    svc.ingest([write_jsonl(tmp_path / "b.jsonl", rows[2:])])
+    keys = [k[0] for k in byline_keys(svc, [f"r{i}" for i in range(len(names))])]
+    assert keys[0] == keys[2] == keys[3] and keys[1] == keys[4]
+    assert keys[5] != keys[6]
+    assert [p.author.key for p in svc.people("Jürgen Sturm")] == [keys[0]]  # any spelling finds him
+    assert [p.author.key for p in svc.people("Joerg Stückler")] == [keys[1]]
+    assert [p.author.key for p in svc.people("Michal Moeller")] == [keys[6]]
+
+
 def test_dblp_numbers_its_homonyms_and_kg_keeps_them_apart(make_service, tmp_path):
     # dblp's exports write one of several people named Wei Wang as 'Wei Wang 0010': an id, not a name
     rows = [robotics(0, name="Wei Wang 0010"), robotics(1, name="Wei Wang 0002"), language(0, name="Wei Wang 0010")]

@@ -66,14 +66,16 @@ def inputs(tmp_path_factory):
     iclr = tmp_path_factory.mktemp("spark") / "papers-iclr2024-head.jsonl"
     with open(need_shared("papers-iclr2024.jsonl"), encoding="utf-8") as handle:
         iclr.write_text("".join(line for _, line in zip(range(ICLR_PAPERS), handle)), encoding="utf-8")
-    # German surnames written with and without their umlauts: two blocks, one person (a family of blocks)
+    # German surnames written with and without their umlauts: two blocks, one person (a family of blocks); and given
+    # names (Jürgen Sturm is Juergen Sturm; Michael is no Michal)
     names = ["Oliver Kroemer", "Oliver Krömer", "Alin Albu-Schäffer", "Alin Albu-Schaeffer", "Yiming Xu", "Yiming Xue"]
+    names += ["Juergen Sturm", "Jürgen Sturm", "Jurgen Sturm", "Michael Moeller", "Michal Moeller"]
     twins = iclr.with_name("umlauts.jsonl")
     twins.write_text(
         "".join(
             json.dumps(
                 {
-                    "id": f"umlaut-{i}",
+                    "id": f"umlaut-{i:02d}",
                     "title": f"Torque-controlled grasping {i}",
                     "abstract": "We present a torque-controlled robot arm that learns grasping from tactile feedback.",
                     "authors": [name, "Jan Peters"],
@@ -123,7 +125,8 @@ def test_spark_ingest_gives_the_single_machine_graph(neo4j_driver, spark, inputs
             "RETURN p.id AS paper, a.key AS key ORDER BY paper"
         ).data()
     keys = [r["key"] for r in rows]
-    assert len(keys) == 6 and keys[0] == keys[1] and keys[2] == keys[3] and keys[4] != keys[5]
+    assert len(keys) == 11 and keys[0] == keys[1] and keys[2] == keys[3] and keys[4] != keys[5]
+    assert keys[6] == keys[7] == keys[8] and keys[9] != keys[10]
 
     with pytest.raises(StoreError, match="first load into an empty database"):
         ingest_spark(inputs, settings, spark=spark)
