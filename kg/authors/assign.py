@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from kg.authors.features import FEATURES, coauthor_block, features, name_level
-from kg.authors.names import ParsedName, fold, parse_name, prints_umlaut, run_together, spelled_surname, twin_blocks
+from kg.authors.names import ParsedName, fold, parse_name, run_together, spelled_surname, twin_blocks
 from kg.authors.profile import Profile, venue_series
 from kg.extract.topics import decode
 from kg.graph.identity import author_key, clean_author_name
@@ -304,13 +304,12 @@ class Assigner:
         twin block (*Krömer* for *Kroemer*) count when their surname is the mention's, umlauts written out; a given
         name's umlaut written out (*Juergen* for *Jürgen*) fits when the mention or the person's name prints it."""
         schemes = {_scheme(mention.source_id)} if mention.source_id else set()
-        umlaut = prints_umlaut(mention.written)
         for person in self._people_of(mention):
             if person.key in on_paper:
                 continue
             if schemes and any(_scheme(i) in schemes for i in person.profile.ids):
                 continue  # another id of the same system: another person
-            level = name_level(mention.name, person.profile.names, umlaut or prints_umlaut(person.name))
+            level = name_level(mention.name, person.profile.names, (mention.written, person.name))
             if level:
                 yield person, level
 

@@ -15,9 +15,29 @@ import math
 from functools import lru_cache
 from pathlib import Path
 
-from kg.authors.names import NAME_EXACT, NAME_FULL, NAME_INITIAL, ParsedName, given_compatibility, umlaut_level, written_both_ways
+from kg.authors.names import (
+    NAME_CONFLICT,
+    NAME_EXACT,
+    NAME_FULL,
+    NAME_INITIAL,
+    ParsedName,
+    given_compatibility,
+    prints_umlaut,
+    umlaut_level,
+    written_both_ways,
+)
 
-__all__ = ["FEATURES", "features", "topic_cosine", "name_level", "coauthor_block", "name_counts", "commonness", "NAME_COUNTS"]
+__all__ = [
+    "FEATURES",
+    "features",
+    "topic_cosine",
+    "name_level",
+    "spelling_levels",
+    "coauthor_block",
+    "name_counts",
+    "commonness",
+    "NAME_COUNTS",
+]
 
 FEATURES = (
     "name_exact",
@@ -81,18 +101,29 @@ def coauthor_block(full: str) -> str:
     return f"{parts[-1]} {parts[0][0]}" if len(parts) > 1 else full
 
 
-def name_level(name: ParsedName, variants, umlauts: bool = False) -> int:
-    """The weakest agreement between a name and every spelling a person has used (0: some conflict).
+def spelling_levels(name: ParsedName, variants, written: tuple[str, ...] = ()):
+    """How a name agrees with each spelling a person has used, in order (``given_compatibility``; 0: a conflict).
 
     A given name with its umlaut written out fits the folded one (*Juergen*, *Jürgen*) when the umlaut was printed:
-    ``umlauts`` (the mention or the person's name as written prints one), or the person's spellings hold the name
-    both ways. Else *Michael* would fit *Michal*."""
-    level = NAME_EXACT
+    in one of ``written`` (the names as written: the mention's, the person's), or among the person's spellings, which
+    hold the name both ways. Else *Michael* would fit *Michal*. Whether it was printed is asked only of a pair that
+    an umlaut would join, which few are."""
+    printed = None
     for given in variants:
         spelling = tuple(given.split())
         fit = given_compatibility(name.units, spelling)
-        if not fit and (spelled := umlaut_level(name.units, spelling)) and (umlauts or written_both_ways(variants)):
-            fit = spelled
+        if not fit and (spelled := umlaut_level(name.units, spelling)):
+            if printed is None:
+                printed = any(prints_umlaut(w) for w in written) or written_both_ways(variants)
+            fit = spelled if printed else NAME_CONFLICT
+        yield fit
+
+
+def name_level(name: ParsedName, variants, written: tuple[str, ...] = ()) -> int:
+    """The weakest agreement between a name and every spelling a person has used (0: some conflict;
+    ``spelling_levels``)."""
+    level = NAME_EXACT
+    for fit in spelling_levels(name, variants, written):
         level = min(level, fit)
         if not level:
             return 0

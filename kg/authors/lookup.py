@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kg.authors.features import name_level
-from kg.authors.names import NAME_EXACT, parse_name, prints_umlaut, spelled_surname, twin_blocks, written_both_ways
+from kg.authors.features import name_level, spelling_levels
+from kg.authors.names import NAME_EXACT, parse_name, spelled_surname, twin_blocks
 from kg.authors.profile import Profile
 from kg.graph.identity import clean_author_name
 from kg.models import Author
@@ -54,10 +54,8 @@ def _named(rows, name: str) -> list:
     parsed = parse_name(name)
     if parsed is None:
         return []
-    umlaut = prints_umlaut(name)
-    printed = {r[0]: umlaut or prints_umlaut(r[1]) or written_both_ways(r[2].names) for r in rows}  # Jürgen finds Juergen
-    exact = [r for r in rows if any(name_level(parsed, (g,), printed[r[0]]) == NAME_EXACT for g in r[2].names)]
-    found = exact or [r for r in rows if name_level(parsed, r[2].names, printed[r[0]])]
+    exact = [r for r in rows if NAME_EXACT in spelling_levels(parsed, r[2].names, (name, r[1]))]  # Jürgen finds Juergen
+    found = exact or [r for r in rows if name_level(parsed, r[2].names, (name, r[1]))]
     return sorted(found, key=lambda r: (-r[2].papers, r[0]))
 
 
