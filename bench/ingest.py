@@ -27,6 +27,7 @@ import gzip
 import itertools
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -41,6 +42,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data"
 HEAVY = (ROOT / "graphql" / "operations" / "heavy_paper_page.graphql").read_text(encoding="utf-8")
 sys.path.insert(0, str(ROOT / "tests"))
+
+from kg.ingest import STAGES  # noqa: E402
 
 
 def _tree_rss(pid: int) -> int:
@@ -105,6 +108,22 @@ def _kg(*args: str, env: dict[str, str], log: Path | None = None, watch: dict[st
     if code:
         raise SystemExit(f"kg {' '.join(args)} failed ({code}); see {log}")
     return {"seconds": round(time.perf_counter() - started, 1), **{f"peak_pss_{k}_mb": round(v / 2**20) for k, v in peak.items()}}
+
+
+CHUNK_LINE = re.compile(r"chunk of (\d+) records, (\d+) new papers \(store had (\d+)\): ([\d.]+)s; (.*)$")
+
+
+def chunk_stages(log: Path) -> list[dict]:
+    """Each committed chunk's time and where it went, from `kg ingest -v`'s lines: how the cost grows with the store."""
+    chunks = []
+    for line in log.read_text(encoding="utf-8").splitlines():
+        if m := CHUNK_LINE.search(line):
+            stages = dict(part.rsplit(" ", 1) for part in m[5].split(", "))
+            chunks.append(
+                {"records": int(m[1]), "new": int(m[2]), "store_had": int(m[3]), "seconds": float(m[4])}
+                | {k: float(v.rstrip("s")) for k, v in stages.items()}
+            )
+    return chunks
 
 
 def independent_count(path: Path) -> dict:
@@ -225,7 +244,9 @@ def main() -> None:
         for store in stores:
             env = _env(store, work / f"kg-data-{store}", uri)
             watch = {"neo4j": neo4j_pid} if store == "neo4j" and neo4j_pid else {}
-            r = _kg("ingest", str(args.path), env=env, log=work / f"ingest-{store}.log", watch=watch)
+            r = _kg("ingest", "-v", str(args.path), env=env, log=work / f"ingest-{store}.log", watch=watch)
+            r["chunks"] = chunk_stages(work / f"ingest-{store}.log")
+            r["stage_seconds"] = {k: round(sum(c[k] for c in r["chunks"]), 1) for k in ("seconds", *STAGES)}
             r["stats"] = _stats(env)
             r["papers_per_s"] = round(r["stats"]["papers"] / r["seconds"], 1)
             print(f"{store} ingest:", r, file=sys.stderr)
@@ -234,7 +255,8 @@ def main() -> None:
                 r["serve_ready_s"] = round(time.perf_counter() - started, 1)
                 r["heavy_query_ms"] = heavy_latency(base)
                 answers[store] = sample_answers(base, ids, names)
-            r["add_100"] = _kg("ingest", str(extra), env=env, log=work / f"add-{store}.log")
+            r["add_100"] = _kg("ingest", "-v", str(extra), env=env, log=work / f"add-{store}.log")
+            r["add_100"]["chunks"] = chunk_stages(work / f"add-{store}.log")
             print(f"{store} after:", r, file=sys.stderr)
             results[store] = r
     finally:

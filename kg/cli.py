@@ -89,10 +89,23 @@ def main(data_dir: Path | None) -> None:
     type=click.Path(file_okay=False),
     help="With --engine spark: keep each stage as Parquet here (and resume from it).",
 )
+@click.option("-v", "--verbose", is_flag=True, help="Say, for each committed chunk, where its time went.")
 def ingest(
-    paths: tuple[str, ...], skip_invalid: bool, rejects: str, engine: str, master: str | None, output: str, stages: str | None
+    paths: tuple[str, ...],
+    skip_invalid: bool,
+    rejects: str,
+    engine: str,
+    master: str | None,
+    output: str,
+    stages: str | None,
+    verbose: bool,
 ) -> None:
     """Add paper listings (.txt) and JSON Lines records (.jsonl, .json; also .gz), files or folders."""
+    if verbose:
+        chunks = logging.getLogger("kg.ingest")
+        handler = logging.StreamHandler()  # to stderr as it is now (a test runner swaps it)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
+        chunks.handlers, chunks.level = [handler], logging.INFO
     if engine == "spark":
         _ingest_spark(paths, skip_invalid, master, output, stages)
         return
@@ -125,10 +138,11 @@ def _ingest_spark(paths, skip_invalid: bool, master: str | None, output: str, st
 
 
 def _summary_lines(summary) -> list[str]:
-    b, a = summary.before, summary.after
+    b, a, s = summary.before, summary.after, summary.stage_seconds
     return [
         f"read {summary.records} records from {summary.files} file(s) in {summary.seconds:.1f}s "
-        f"(who is who: {summary.people_seconds:.1f}s)",
+        f"(concepts {s['extract']:.1f}s, who is who: {summary.people_seconds:.1f}s, "
+        f"links {s['links']:.1f}s, writing {s['write']:.1f}s)",
         f"papers: +{summary.papers_added} new, {summary.papers_already_present} already present, "
         f"{summary.repeated_listings} repeated listing(s) merged",
         f"authors +{a.authors - b.authors}, concepts +{a.concepts - b.concepts}, "

@@ -5,9 +5,11 @@ The service's ``ingest`` runs this; nothing else writes to a store.
 
 from __future__ import annotations
 
+import logging
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,7 +29,12 @@ from kg.store.base import Store
 if TYPE_CHECKING:
     from kg.extract.pipeline import DocumentInput, ExtractedConcept
 
-__all__ = ["Ingest", "IngestSummary", "Progress", "no_progress"]
+__all__ = ["STAGES", "Ingest", "IngestSummary", "Progress", "no_progress"]
+
+log = logging.getLogger(__name__)
+
+# What each chunk's time goes to: concept extraction, who is who, shares-concept links, the store's write.
+STAGES = ("extract", "people", "links", "write")
 
 Progress = Callable[[Iterable, int, str], Iterable]
 
@@ -43,6 +50,7 @@ class IngestSummary:
     after: Stats
     seconds: float
     people_seconds: float = 0.0  # of which the people stage (kg.authors): who is who
+    stage_seconds: dict = field(default_factory=dict)  # STAGES -> seconds; the rest is reading and merging
     skipped_files: list = field(default_factory=list)  # (path, why) a folder held and kg passed over
     differing: list = field(default_factory=list)  # (paper id, file, line) of listings that differ from the paper kept
 
@@ -60,6 +68,15 @@ def _in_chunks(items: Iterable[SourceRecord], size: int) -> Iterator[list[Source
             chunk = []
     if chunk:
         yield chunk
+
+
+@contextmanager
+def _timed(spent: defaultdict[str, float], stage: str) -> Iterator[None]:
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        spent[stage] += time.perf_counter() - started
 
 
 def no_progress(items: Iterable, total: int, label: str) -> Iterable:
@@ -131,7 +148,8 @@ class Ingest:
             before=before,
             after=self.store.stats(),
             seconds=time.perf_counter() - started,
-            people_seconds=self._people_seconds,
+            people_seconds=self._stages["people"],
+            stage_seconds={name: self._stages[name] for name in STAGES},
             skipped_files=skipped,
             differing=self._differing,
         )
@@ -140,24 +158,38 @@ class Ingest:
         """What one run keeps between its chunks, read from the store as it is now."""
         self._on_error = on_error
         self._signatures: dict[str, str] = {}  # stored papers' signatures read so far (never rewritten)
-        self._people_seconds = 0.0
+        self._stages: defaultdict[str, float] = defaultdict(float)  # seconds per stage, over the run
         self._differing: list[tuple[str, str, int]] = []
 
     def _chunk(self, records: list[SourceRecord], papers_before: int, progress: Progress) -> tuple[int, int, int]:
         """One all-or-nothing write: (papers added, papers already present, repeated listings merged)."""
-        chunk = build_chunk(
-            records,
-            self.store.existing_papers,
-            lambda documents, _: self.extract(documents, progress),
-            max_coauthor_byline=self.settings.max_coauthor_byline,
-        )
+        started, spent = time.perf_counter(), defaultdict[str, float](float)
+
+        def extract(documents, _):
+            with _timed(spent, "extract"):
+                return self.extract(documents, progress)
+
+        chunk = build_chunk(records, self.store.existing_papers, extract, max_coauthor_byline=self.settings.max_coauthor_byline)
         self._note_differing(chunk.merged, chunk.known)
         batch = chunk.batch
-        self._assign_people(batch)
-        self._link_new_papers(batch, papers_before + len(chunk.new))
+        with _timed(spent, "people"):
+            self._assign_people(batch)
+        with _timed(spent, "links"):
+            self._link_new_papers(batch, papers_before + len(chunk.new))
         if batch.papers or batch.in_area:  # an empty file writes nothing
-            self.store.apply(batch)
+            with _timed(spent, "write"):
+                self.store.apply(batch)
             self._signatures.update((p.id, p.topic) for p in batch.papers if p.topic)
+        for stage, seconds in spent.items():
+            self._stages[stage] += seconds
+        log.info(
+            "chunk of %d records, %d new papers (store had %d): %.1fs; %s",
+            len(records),
+            len(chunk.new),
+            papers_before,
+            time.perf_counter() - started,
+            ", ".join(f"{name} {spent[name]:.1f}s" for name in STAGES),
+        )
         return len(chunk.new), len(chunk.known), len(records) - len(chunk.merged)
 
     def _note_differing(self, merged, existing: set[str]) -> None:
@@ -181,13 +213,11 @@ class Ingest:
 
     def _assign_people(self, batch) -> None:
         """The people stage (``kg.authors``): each new byline name becomes a known person or a new one."""
-        started = time.perf_counter()
         mentions = batch_mentions(batch, max_coauthor_byline=self.settings.max_coauthor_byline)
         known = People(self.store)  # read afresh for each chunk: memory holds a chunk's blocks, not the store's
         known.prepare(m for _, m in mentions)
         keys, people = people_of(assign_in_order(Assigner(known), mentions))
         rewrite(batch, keys, people, self.settings.max_coauthor_byline)
-        self._people_seconds += time.perf_counter() - started
 
     def _link_new_papers(self, batch, n_papers: int) -> None:
         """Shares-concept edges chosen by the new papers, and their concept norms; stored edges stay as they are."""

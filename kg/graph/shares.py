@@ -40,6 +40,7 @@ TopicsOf = Callable[[Sequence[str]], Mapping[str, str]]  # paper ids -> their st
 # bench/related.py reports.
 TOPIC_WEIGHT = 2.0
 TERM_WEIGHT = 2.0
+DENSE_CELLS = 4_000_000  # at most this many (paper, paper) dot products held at once per signal (32 MB)
 
 
 def mention_weights(mentions) -> dict[str, dict[str, float]]:
@@ -172,6 +173,7 @@ def _scores(touched, postings, idf, norms, linking, per_paper, topics_of, years,
     column = {key: j for j, key in enumerate(linking)}
     ids, row_of, papers, other_norm = _paper_side(postings, linking)
     topics, stored = _topic_rows(ids, topics_of)
+    block = max(16, min(block, DENSE_CELLS // max(1, len(ids))))  # a block's dense dot products stay bounded
     order = [pid for pid in sorted(touched) if norms[pid]]
     keep = rerank.POOL if ranker is not None else per_paper
     chosen, stats = [], {}
@@ -186,9 +188,18 @@ def _scores(touched, postings, idf, norms, linking, per_paper, topics_of, years,
                     v.append(math.sqrt(w) * idf[key])
         mine = sparse.csr_matrix((v, (r, c)), shape=(len(chunk), len(linking)))
         product = (mine @ papers).tocsr()
+        dots = _block_dots(topics, [row_of[pid] for pid in chunk])
         for n, pid in enumerate(chunk):
             lo, hi = product.indptr[n], product.indptr[n + 1]
-            cand, signals = _signals(product.indices[lo:hi], product.data[lo:hi], row_of[pid], norms[pid], other_norm, topics)
+            cand, signals = _signals(
+                product.indices[lo:hi],
+                product.data[lo:hi],
+                row_of[pid],
+                norms[pid],
+                other_norm,
+                topics,
+                None if dots is None else dots[n],
+            )
             stats[pid] = rerank.link_stats(signals, years.get(pid))
             pick = _pick(similarity(signals), cand, keep)
             chosen.append((pid, [ids[cand[k]] for k in pick], signals[pick]))
@@ -202,8 +213,8 @@ def _scores(touched, postings, idf, norms, linking, per_paper, topics_of, years,
         (pid, others, stats[pid], signals, [theirs(o) for o in others], similarity(signals)) for pid, others, signals in chosen
     ]
     out = []
-    for start in range(0, len(pools), 4 * block):  # slices: the features of a whole chunk's pools would be large
-        part = pools[start : start + 4 * block]
+    for start in range(0, len(pools), 1024):  # 1,024 pools at a time: the features of a whole chunk's pools would be large
+        part = pools[start : start + 1024]
         for (pid, others, *_), score in zip(part, ranker.score_pools(part), strict=True):
             out.append((pid, [(float(score[k]), others[k]) for k in _pick(score, others, per_paper)]))
     return out, stats
@@ -270,9 +281,21 @@ def _cosines(dots, lengths, cand, me: int):
     return np.divide(dots, scale, out=np.zeros(len(cand)), where=scale > 0)
 
 
-def _signals(cand, raw, me: int, norm: float, other_norm, topics):
+def _block_dots(topics, me):
+    """The topic dot products of a block's papers (rows ``me``) with every paper, as a dense
+    (block × papers) array: one matrix product a block, not a gather of candidates per paper.
+    None without signatures. The vectors hold integers, so the products are exact in any order."""
+    if topics is None:
+        return None
+    rows = topics[0]
+    return rows[me] @ rows.T
+
+
+def _signals(cand, raw, me: int, norm: float, other_norm, topics, dots):
     """One paper's candidates (rows other than its own) and, for each, its concept, topic and term
-    cosines (the last two 0 without signatures)."""
+    cosines (the last two 0 without signatures); ``dots``: the paper's topic dot products with every
+    paper (``_block_dots``). Its term dot products are taken with its candidates only: term vectors
+    are sparse but share common words, so a block's products with every paper would be nearly dense."""
     import numpy as np
 
     keep = cand != me
@@ -281,8 +304,8 @@ def _signals(cand, raw, me: int, norm: float, other_norm, topics):
     signals = np.zeros((len(cand), 3))
     signals[:, 0] = raw / (norm * np.where(theirs > 0, theirs, norm))
     if topics is not None and len(cand):  # integer dot products: exact, so every engine ranks alike
-        rows, lengths, words, word_lengths = topics
-        signals[:, 1] = np.clip(_cosines(rows[cand] @ rows[me], lengths, cand, me), 0.0, None)
+        _, lengths, words, word_lengths = topics
+        signals[:, 1] = np.clip(_cosines(dots[cand], lengths, cand, me), 0.0, None)
         mine = words[me].toarray().ravel()
         signals[:, 2] = _cosines(words[cand] @ mine, word_lengths, cand, me)
     return cand, signals

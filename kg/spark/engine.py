@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from dataclasses import asdict, dataclass
@@ -36,16 +35,8 @@ def _fingerprint(files: list[Path], settings: Settings) -> dict:
     return {
         "files": [[str(f.resolve()), f.stat().st_size, f.stat().st_mtime_ns] for f in files],
         "settings": asdict(ChunkSettings.of(settings)),
-        "extractor": _extractor_digest(),
+        "extractor": kg.extract.digest(candidates_only=True),
     }
-
-
-def _extractor_digest() -> str:
-    package = Path(kg.extract.__file__).parent
-    digest = hashlib.sha256()
-    for file in sorted([*package.glob("*.py"), package / "data" / "vocabulary.jsonl"]):
-        digest.update(file.name.encode() + b"\0" + file.read_bytes())
-    return digest.hexdigest()[:16]
 
 
 class _Candidates:

@@ -93,17 +93,31 @@ def read_training_papers(data: Path, *, openreview: bool = True) -> Iterator[Tra
             yield _training_paper(row, found, None)
 
 
-def concepts_cache(papers: list[TrainingPaper], cache: Path, *, top_n: int = 15, chunk: int = 2000) -> dict[str, tuple[str, ...]]:
-    """Each paper's concept keys as ``kg ingest`` finds them (computed once, then read from ``cache``)."""
+def concepts_cache(
+    papers: list[TrainingPaper], cache: Path, *, top_n: int = 15, chunk: int = 2000, extractor=None
+) -> dict[str, tuple[str, ...]]:
+    """Each paper's concept keys as ``kg ingest`` finds them (computed once, then read from ``cache``); ``extractor``
+    is one loaded with ``top_n`` (else one is).
+
+    The cache names the extractor it was computed with (``kg.extract.digest``) and ``top_n``; a cache
+    from another extractor, or from before caches named one, is computed again.
+    """
+    import kg.extract
+
+    made_by = {"extractor": kg.extract.digest(), "top_n": top_n}
     found: dict[str, tuple[str, ...]] = {}
     if cache.exists():
         with gzip.open(cache, "rt", encoding="utf-8") as f:
-            found = {k: tuple(v) for k, v in json.load(f).items()}
+            kept = json.load(f)
+        if kept.get("made_by") == made_by:
+            found = {k: tuple(v) for k, v in kept["papers"].items()}
+        else:
+            print(f"{cache} was made by another extractor: finding the concepts again", flush=True)
     todo = [p for p in papers if p.id not in found]
     if todo:
         from kg.extract.pipeline import ConceptExtractor, DocumentInput
 
-        extractor = ConceptExtractor.load(top_n=top_n, n_process=2)
+        extractor = extractor or ConceptExtractor.load(top_n=top_n, n_process=2)
         for start in range(0, len(todo), chunk):
             part = todo[start : start + chunk]
             docs = [DocumentInput(p.abstract, p.keywords, p.title) for p in part]
@@ -112,7 +126,7 @@ def concepts_cache(papers: list[TrainingPaper], cache: Path, *, top_n: int = 15,
             print(f"concepts: {min(start + chunk, len(todo))}/{len(todo)}", flush=True)
         cache.parent.mkdir(parents=True, exist_ok=True)
         with gzip.open(cache, "wt", encoding="utf-8") as f:
-            json.dump({k: list(v) for k, v in found.items()}, f)
+            json.dump({"made_by": made_by, "papers": {k: list(v) for k, v in found.items()}}, f)
     return found
 
 

@@ -4,6 +4,7 @@ for every command, `kg stats` saying which store it read, and a lookup in an emp
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -42,3 +43,34 @@ def test_data_dir_chooses_the_store_for_every_command(tmp_path, monkeypatch):
     finally:
         os.environ.pop("KG_DATA_DIR", None)  # --data-dir sets it for the process
         get_settings.cache_clear()
+
+
+def test_a_verbose_ingest_says_where_each_chunks_time_went(tmp_path):
+    """`kg ingest -v`: a line per committed chunk with its stages (what bench/ingest.py reads to see how the cost
+    grows with the store), and the summary's totals per stage."""
+    import subprocess
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    from ingest import chunk_stages
+
+    env = dict(os.environ, KG_DATA_DIR=str(tmp_path / "store"), KG_INGEST_CHUNK="4")
+    env.pop("NEO4J_URI", None)
+    log = tmp_path / "ingest.log"
+    with log.open("w") as out:
+        done = subprocess.run(
+            [sys.executable, "-m", "kg.cli", "ingest", "-v", str(SAMPLES / "000_5a0f2845ea482b21.txt")],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            timeout=300,
+        )
+    text = log.read_text(encoding="utf-8")
+    assert done.returncode == 0, text
+    chunks = chunk_stages(log)
+    papers = int(next(line.split("+")[1].split()[0] for line in text.splitlines() if line.startswith("papers: +")))
+    assert len(chunks) >= 2 and sum(c["new"] for c in chunks) == papers
+    assert [c["store_had"] for c in chunks] == [sum(c["new"] for c in chunks[:i]) for i in range(len(chunks))]
+    for c in chunks:
+        assert set(c) >= {"extract", "people", "links", "write"} and c["seconds"] >= max(c["extract"], c["write"])
+    assert "(concepts " in text and "who is who: " in text and "writing " in text

@@ -134,7 +134,7 @@ def test_spark_ingest_gives_the_single_machine_graph(neo4j_driver, spark, inputs
 
 def test_parquet_stages_are_written_and_resumed(spark, tmp_path, monkeypatch):
     from kg.readers import expand_paths
-    from kg.spark import engine
+    import kg.extract
     from kg.spark.engine import _Candidates, _fingerprint, ingest_spark
 
     settings = Settings(KG_DATA_DIR=tmp_path / "unused", KG_INGEST_CHUNK=3)
@@ -156,7 +156,7 @@ def test_parquet_stages_are_written_and_resumed(spark, tmp_path, monkeypatch):
     assert not _Candidates(spark, stages, _fingerprint(files, changed), changed).resumed
     assert _Candidates(spark, stages, _fingerprint(files, changed), changed).resumed  # the marker now holds these
     # ...nor would a kg whose extraction code or data differ (an upgrade between two runs).
-    monkeypatch.setattr(engine, "_extractor_digest", lambda: "another kg")
+    monkeypatch.setattr(kg.extract, "digest", lambda candidates_only=False: "another kg")
     assert not _Candidates(spark, stages, _fingerprint(files, changed), changed).resumed
 
 
