@@ -105,7 +105,8 @@ def ingest(
         chunks = logging.getLogger("kg.ingest")
         handler = logging.StreamHandler()  # to stderr as it is now (a test runner swaps it)
         handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
-        chunks.handlers, chunks.level = [handler], logging.INFO
+        chunks.handlers = [handler]
+        chunks.setLevel(logging.INFO)
     if engine == "spark":
         _ingest_spark(paths, skip_invalid, master, output, stages)
         return

@@ -49,10 +49,13 @@ class IngestSummary:
     before: Stats
     after: Stats
     seconds: float
-    people_seconds: float = 0.0  # of which the people stage (kg.authors): who is who
     stage_seconds: dict = field(default_factory=dict)  # STAGES -> seconds; the rest is reading and merging
     skipped_files: list = field(default_factory=list)  # (path, why) a folder held and kg passed over
     differing: list = field(default_factory=list)  # (paper id, file, line) of listings that differ from the paper kept
+
+    @property
+    def people_seconds(self) -> float:  # of the seconds, the people stage's (kg.authors): who is who
+        return self.stage_seconds.get("people", 0.0)
 
 
 def _ignore(error, text) -> None:
@@ -148,7 +151,6 @@ class Ingest:
             before=before,
             after=self.store.stats(),
             seconds=time.perf_counter() - started,
-            people_seconds=self._stages["people"],
             stage_seconds={name: self._stages[name] for name in STAGES},
             skipped_files=skipped,
             differing=self._differing,

@@ -70,11 +70,9 @@ def link_stats(signals: np.ndarray, year: int | None) -> Stats:
     """What a paper keeps from its candidates' (concept, topic, term) cosines: its year, and the mean of
     its ``NEAREST`` best of each, rounded to 4 places (as stored, so that fresh and stored figures agree)."""
     best = np.zeros((NEAREST, 3))
-    if len(signals) > NEAREST:  # the NEAREST best of each column, best first (as a whole sort would give them)
-        top = -np.sort(-np.partition(signals, len(signals) - NEAREST, axis=0)[-NEAREST:], axis=0)
-        best[:] = top
-    elif len(signals):
-        best[: len(signals)] = -np.sort(-signals, axis=0)
+    if len(signals) > NEAREST:  # only the NEAREST best of each column need sorting
+        signals = np.partition(signals, len(signals) - NEAREST, axis=0)[-NEAREST:]
+    best[: len(signals)] = -np.sort(-signals, axis=0)
     closeness = (round(float(v), 4) for v in best.mean(axis=0))
     return (math.nan if year is None else float(year), *closeness)
 

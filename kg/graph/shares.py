@@ -40,6 +40,7 @@ TopicsOf = Callable[[Sequence[str]], Mapping[str, str]]  # paper ids -> their st
 # bench/related.py reports.
 TOPIC_WEIGHT = 2.0
 TERM_WEIGHT = 2.0
+POOL_SLICE = 1024  # pools scored at a time: the features of a whole chunk's pools would be large
 DENSE_CELLS = 4_000_000  # at most this many (paper, paper) dot products held at once per signal (32 MB)
 
 
@@ -213,8 +214,8 @@ def _scores(touched, postings, idf, norms, linking, per_paper, topics_of, years,
         (pid, others, stats[pid], signals, [theirs(o) for o in others], similarity(signals)) for pid, others, signals in chosen
     ]
     out = []
-    for start in range(0, len(pools), 1024):  # 1,024 pools at a time: the features of a whole chunk's pools would be large
-        part = pools[start : start + 1024]
+    for start in range(0, len(pools), POOL_SLICE):
+        part = pools[start : start + POOL_SLICE]
         for (pid, others, *_), score in zip(part, ranker.score_pools(part), strict=True):
             out.append((pid, [(float(score[k]), others[k]) for k in _pick(score, others, per_paper)]))
     return out, stats

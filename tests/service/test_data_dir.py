@@ -4,14 +4,13 @@ for every command, `kg stats` saying which store it read, and a lookup in an emp
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from click.testing import CliRunner
 
 from kg.cli import main
 from kg.config import Settings, get_settings
 
-from helpers import SAMPLES
+from helpers import ROOT, SAMPLES
 
 
 def test_the_default_store_is_the_per_user_data_folder_not_the_current_directory(tmp_path, monkeypatch):
@@ -51,7 +50,7 @@ def test_a_verbose_ingest_says_where_each_chunks_time_went(tmp_path):
     import subprocess
     import sys
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    sys.path.insert(0, str(ROOT / "bench"))
     from ingest import chunk_stages
 
     env = dict(os.environ, KG_DATA_DIR=str(tmp_path / "store"), KG_INGEST_CHUNK="4")
