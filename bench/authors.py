@@ -121,7 +121,7 @@ def run_ingest(data: Path, ids_file: Path) -> dict:
     from kg.training.author_papers import tagged_id
     from kg.config import Settings
     from kg.service import KGService
-    from kg.store import open_store
+    from kg.store.embedded import EmbeddedStore
 
     wanted = {}
     with gzip.open(ids_file, "rt", encoding="utf-8") as f:
@@ -136,7 +136,7 @@ def run_ingest(data: Path, ids_file: Path) -> dict:
                     out.write(line)
         settings = Settings(KG_DATA_DIR=Path(tmp) / "store")
         started = time.perf_counter()
-        with KGService(open_store(settings), settings) as service:
+        with KGService(EmbeddedStore(settings.data_dir), settings) as service:  # embedded, whatever NEO4J_URI says
             summary = service.ingest([papers])
             seconds = time.perf_counter() - started
             graph = service.store.graph

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 
 import pytest
 
 # Starlette's TestClient sends `Host: testserver`; the API refuses hosts it does not trust.
 os.environ.setdefault("KG_ALLOWED_HOSTS", "127.0.0.1,localhost,::1,testserver")
 # The embedded store's default folder is the per-user data folder: tests never touch the real one.
-os.environ["XDG_DATA_HOME"] = __import__("tempfile").mkdtemp(prefix="kg-tests-xdg-")
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="kg-tests-xdg-")
+atexit.register(shutil.rmtree, os.environ["XDG_DATA_HOME"], ignore_errors=True)
 
 from kg.config import Settings
 from kg.extract.pipeline import ConceptExtractor

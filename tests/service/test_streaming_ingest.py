@@ -6,6 +6,7 @@ paths the 95,000-paper benchmark takes run here in seconds.
 
 from __future__ import annotations
 
+import errno
 import itertools
 import os
 import signal
@@ -141,6 +142,63 @@ def test_a_chunked_ingest_commits_chunk_by_chunk_and_reports_bad_records_first(t
         # Every CHECKPOINT_EVERY batches the graph is saved whole; a fresh reader loads it and replays the rest.
         assert service.store.log.checkpoint()[1] == CHECKPOINT_EVERY
         assert _graph_of(EmbeddedStore(settings.data_dir)) == _graph_of(service.store)
+
+
+def _no_space(*args, **kwargs):
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+def test_a_checkpoint_the_disk_refuses_warns_and_the_ingest_goes_on(tmp_path, iclr_slice, extractor, monkeypatch, caplog):
+    from kg.store.embedded import log as log_module
+
+    settings = _settings("embedded", tmp_path, "kg-data")
+    monkeypatch.setattr(log_module.pickle, "dump", _no_space)  # the checkpoint's write fails: a full disk
+    with KGService(EmbeddedStore(settings.data_dir), settings, extractor=extractor) as service:
+        with caplog.at_level("WARNING", logger="kg.store.embedded.store"):
+            summary = service.ingest([iclr_slice])
+        assert summary.papers_added == RECORDS  # every chunk committed, the one a checkpoint was due after too
+        log = service.store.log
+        assert len(log.names()) == RECORDS // CHUNK and log.checkpoint() is None
+        warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+        assert len(warned) == 1  # tried once when due, not again at every chunk after it
+        assert str(log.folder) in warned[0] and "No space left on device" in warned[0] and "Nothing is lost" in warned[0]
+        assert not list(log.folder.glob(".graph-*.tmp")) and not list(log.folder.glob("checkpoint-*"))
+        assert _graph_of(EmbeddedStore(settings.data_dir)) == _graph_of(service.store)  # loaded by replaying the log
+    monkeypatch.undo()  # space again: the next ingest saves the checkpoint
+    more = tmp_path / "more.jsonl"
+    with need_shared("papers-iclr2024.jsonl").open(encoding="utf-8") as handle:
+        more.write_text("".join(itertools.islice(handle, RECORDS, RECORDS + CHUNK)), encoding="utf-8")
+    with KGService(EmbeddedStore(settings.data_dir), settings, extractor=extractor) as service:
+        assert service.ingest([more]).papers_added == CHUNK
+        assert service.store.log.checkpoint()[1] == RECORDS // CHUNK + 1
+        assert _graph_of(EmbeddedStore(settings.data_dir)) == _graph_of(service.store)
+
+
+def test_a_chunk_the_disk_refuses_fails_clearly_and_keeps_the_chunks_before_it(tmp_path, iclr_slice, extractor, monkeypatch):
+    from kg.errors import StoreError
+    from kg.store.embedded import GraphLog
+
+    settings = _settings("embedded", tmp_path, "kg-data")
+    write = GraphLog._write_atomically
+    batches = []
+
+    def third_batch_finds_the_disk_full(self, target, data):
+        if target.name.endswith(".json.gz"):
+            batches.append(target.name)
+            if len(batches) == 3:
+                _no_space()
+        return write(self, target, data)
+
+    monkeypatch.setattr(GraphLog, "_write_atomically", third_batch_finds_the_disk_full)
+    with KGService(EmbeddedStore(settings.data_dir), settings, extractor=extractor) as service:
+        with pytest.raises(StoreError, match=r"kg-data/log: cannot write to the embedded store \(No space left on device\)"):
+            service.ingest([iclr_slice])
+        log = service.store.log
+        assert service.stats().papers == 2 * CHUNK and len(log.names()) == 2  # the chunks before it stay
+        assert sorted(p.name for p in log.folder.iterdir()) == sorted([*log.names(), "manifest.json"])  # nothing half-written
+    monkeypatch.undo()
+    with KGService(EmbeddedStore(settings.data_dir), settings, extractor=extractor) as service:
+        assert service.ingest([iclr_slice]).papers_added == RECORDS - 2 * CHUNK  # run again, it goes on from there
 
 
 def test_a_checkpoint_may_hold_a_graph_and_nothing_else(tmp_path):

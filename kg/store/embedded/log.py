@@ -253,20 +253,27 @@ class GraphLog:
     def append(self, batch: GraphBatch, expected: list[str]) -> tuple[list[str], tuple[str, int] | None]:
         """Commit one batch after ``expected``; refuse when another writer committed since. Returns what
         ``state()`` would then: the new list of batches and the newest checkpoint (from the same manifest read)."""
-        self.folder.mkdir(parents=True, exist_ok=True)
         name = f"{len(expected) + 1:06d}-{secrets.token_hex(4)}.json.gz"
         payload = json.dumps(batch_to_json(batch), separators=(",", ":")).encode("utf-8")
-        self._write_atomically(self.folder / name, gzip.compress(payload, compresslevel=3, mtime=0))
-        with (self.data_dir / ".lock").open("w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            obj = self._read_manifest()
-            if self._names_in(obj) != expected:
-                (self.folder / name).unlink(missing_ok=True)
-                raise StoreError(
-                    f"{self.data_dir} changed while this ingest ran (another ingest?); nothing was written, run it again"
-                )
-            obj["batches"] = [n for n in (*expected, name) if n != SNAPSHOT_V1]
-            self._write_atomically(self.manifest, json.dumps(obj, indent=0).encode("utf-8"))  # the commit
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._write_atomically(self.folder / name, gzip.compress(payload, compresslevel=3, mtime=0))
+            with (self.data_dir / ".lock").open("w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                obj = self._read_manifest()
+                if self._names_in(obj) != expected:
+                    (self.folder / name).unlink(missing_ok=True)
+                    raise StoreError(
+                        f"{self.data_dir} changed while this ingest ran (another ingest?); nothing was written, run it again"
+                    )
+                obj["batches"] = [n for n in (*expected, name) if n != SNAPSHOT_V1]
+                self._write_atomically(self.manifest, json.dumps(obj, indent=0).encode("utf-8"))  # the commit
+        except OSError as exc:  # a full disk, say: the manifest still names what it named, so nothing changed
+            (self.folder / name).unlink(missing_ok=True)
+            raise StoreError(
+                f"{self.folder}: cannot write to the embedded store ({exc.strerror or exc}); this write changed "
+                "nothing (what was committed before it is kept), run it again when that is mended"
+            ) from exc
         names = [*expected, name]
         current = obj.get("checkpoint")
         self._remove_leftovers(set(names), current["file"] if current else None)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import fcntl
 import gc
+import logging
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -31,6 +32,8 @@ from kg.store.embedded.lookups import Lookups
 from kg.store.embedded.years import YearReads
 
 __all__ = ["EmbeddedStore"]
+
+log = logging.getLogger(__name__)
 
 RECHECK_SECONDS = 0.5  # how stale a reader may be after another process committed
 CHECKPOINT_EVERY = 4  # batches replayed at most (beyond the last checkpoint) when a store is loaded
@@ -55,6 +58,7 @@ class EmbeddedStore(Lookups, YearReads, EmbeddedBatchedReads, Store):
         self._building: dict[str, threading.Lock] = {}
         self._building_guard = threading.Lock()
         self._readers = Readers()  # the API's reads in worker threads beside catch-up (``readers.py``)
+        self._checkpoint_tried = 0  # batches the log held when a checkpoint last failed to save
 
     # -- persistence ---------------------------------------------------------------------
     @property
@@ -232,8 +236,23 @@ class EmbeddedStore(Lookups, YearReads, EmbeddedBatchedReads, Store):
                 self._graph = None  # committed but not applied in memory: read it back from the log next time
                 raise
             self._version, self._derived = self.log.version(), {}
-        if len(self._names) - (checkpoint[1] if checkpoint else 0) >= CHECKPOINT_EVERY:
+        if len(self._names) - max(checkpoint[1] if checkpoint else 0, self._checkpoint_tried) >= CHECKPOINT_EVERY:
+            self._save_checkpoint(g)
+
+    def _save_checkpoint(self, g: nx.DiGraph) -> None:
+        """Save the graph as a checkpoint; if the disk refuses (full, say), warn and go on. The batch is committed
+        and a checkpoint changes no data: loading replays the log instead, and the next try comes
+        ``CHECKPOINT_EVERY`` batches later."""
+        try:
             self.log.write_checkpoint(g, self._names)
+        except OSError as exc:
+            self._checkpoint_tried = len(self._names)
+            log.warning(
+                "%s: could not save a checkpoint of the graph (%s). Nothing is lost: every chunk is committed, "
+                "and loading the store replays them instead (slower). Free some space to let the next one save.",
+                self.log.folder,
+                exc.strerror or exc,
+            )
 
     # -- reading ---------------------------------------------------------------------------
     def refresh(self) -> None:
