@@ -7,6 +7,17 @@ block whose name it fits, as ``Assigner`` will compare it; the example is
 positive when that person has the mention's id. A logistic regression
 (scikit-learn) learns the weights; the threshold is the one that gives the best
 B3 F1 in cross-validation grouped by venue. The run is deterministic.
+
+The three id systems number people by different rules: IEEE gives one person a
+second id now and then, the ACL Anthology keys its ids by spelling, OpenReview
+profiles are kept by the people themselves. So the same evidence is "one person"
+more often in one source than in another. The fit therefore takes the source as
+a nuisance: one indicator per source beside the features, so that each source's
+base rate is learned apart and the features' weights are learned within sources
+(otherwise a feature that merely reveals the source, such as an affiliation
+being printed at all, would carry its labelling rule). The indicators are then
+folded into the intercept at their average over the training pairs: the model
+that ships has the same features as before and needs no source at ingest.
 """
 
 from __future__ import annotations
@@ -25,7 +36,7 @@ from kg.training.author_papers import CORPUS_FILE, TrainingPaper, concepts_cache
 
 __all__ = ["examples", "fit", "cluster", "b3", "score", "cv_predictions", "main"]
 
-THRESHOLDS = (0.03, 0.05, 0.1, 0.2)
+THRESHOLDS = (0.01, 0.02, 0.03, 0.05, 0.1)
 TIE = 0.001  # B3 F1 this close to the best is a tie (cross_validate)
 FOLDS = 5
 
@@ -38,10 +49,11 @@ def fold_of(venue: str) -> int:
 
 
 def examples(papers: Sequence[TrainingPaper], concepts: Mapping[str, tuple[str, ...]]):
-    """(features, label, venue group) for every mention with an id against every fitting person of its block."""
+    """(features, label, venue group, id source) for every mention with an id against every fitting person of its
+    block."""
     blocks: dict[str, Block] = defaultdict(Block)
     people: dict[str, Person] = {}
-    X, y, groups = [], [], []
+    X, y, groups, sources = [], [], [], []
     for paper in papers:
         group = paper.venue
         mentions = paper_mentions(paper, concepts.get(paper.id, ()))
@@ -60,26 +72,31 @@ def examples(papers: Sequence[TrainingPaper], concepts: Mapping[str, tuple[str, 
                 X.append(x)
                 y.append(int(p.key == gold))
                 groups.append(group)
+                sources.append(gold.split(":", 1)[0])
             person = people.get(gold)
             if person is None:
                 person = people[gold] = Person(gold, m.written, m.block, Profile(), _blocks=set())
                 block.people.append(person)
             person.add(m)
             block.saw(m)
-    return X, y, groups
+    return X, y, groups, sources
 
 
-def fit(X, y, threshold: float = 0.5) -> PairModel:
+def fit(X, y, sources: Sequence[str], threshold: float = 0.5) -> tuple[PairModel, dict[str, float]]:
+    """The model, and each id source's learned offset (its base rate against the others'; see the module's text)."""
     import numpy as np
     from sklearn.linear_model import LogisticRegression
 
     X = np.asarray(X, dtype=float)
     mean, scale = X.mean(axis=0), X.std(axis=0)
     scale[scale == 0] = 1.0
-    lr = LogisticRegression(C=1.0, max_iter=2000).fit((X - mean) / scale, np.asarray(y))
-    return PairModel(
-        tuple(mean.round(6)), tuple(scale.round(6)), tuple(lr.coef_[0].round(6)), round(float(lr.intercept_[0]), 6), threshold
-    )
+    names = sorted(set(sources))
+    indicators = np.array([[1.0 if s == n else 0.0 for n in names] for s in sources])
+    lr = LogisticRegression(C=1.0, max_iter=3000).fit(np.hstack([(X - mean) / scale, indicators]), np.asarray(y))
+    coef, offsets = lr.coef_[0][: X.shape[1]], lr.coef_[0][X.shape[1] :]
+    intercept = float(lr.intercept_[0] + offsets @ indicators.mean(axis=0))  # the sources at their training mix
+    model = PairModel(tuple(mean.round(6)), tuple(scale.round(6)), tuple(coef.round(6)), round(intercept, 6), threshold)
+    return model, {n: round(float(w), 3) for n, w in zip(names, offsets)}
 
 
 def cluster(
@@ -220,12 +237,12 @@ def main(argv: list[str] | None = None) -> int:
         name_counts.cache_clear()
     papers = list(read_training_papers(args.data))
     concepts = concepts_cache(papers, args.cache)
-    X, y, groups = examples(papers, concepts)
+    X, y, groups, sources = examples(papers, concepts)
     print(f"{len(papers)} papers, {len(y)} pairs ({sum(y)} same person)", file=sys.stderr)
     threshold = 0.5
     if args.cv:
-        threshold = cross_validate(papers, concepts, X, y, groups)
-    model = fit(X, y, threshold)
+        threshold = cross_validate(papers, concepts, X, y, groups, sources)
+    model, offsets = fit(X, y, sources, threshold)
     args.output.write_text(
         json.dumps(
             model.to_json(
@@ -233,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
                     "papers": len(papers),
                     "pairs": len(y),
                     "sources": "author-ids-train.jsonl.gz, keywords-openreview.jsonl.gz",
+                    "pairs_by_id_source": dict(sorted(Counter(sources).items())),
+                    "id_source_offsets": offsets,
                 }
             ),
             indent=1,
@@ -244,28 +263,28 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def cv_predictions(papers, concepts, X, y, groups, thresholds) -> dict[float, dict]:
+def cv_predictions(papers, concepts, X, y, groups, sources, thresholds) -> dict[float, dict]:
     """Grouped by venue (and year): each fold's mentions clustered, with every paper ingested, by a model that never
     saw the fold's pairs; threshold -> (paper, position) -> person key, for the mentions with ids."""
     gold, _, group_of = gold_mentions(papers)
     preds: dict[float, dict] = {t: {} for t in thresholds}
     for fold in range(FOLDS):
         idx = [i for i, g in enumerate(groups) if fold_of(g) != fold]
-        base = fit([X[i] for i in idx], [y[i] for i in idx])
+        base, _ = fit([X[i] for i in idx], [y[i] for i in idx], [sources[i] for i in idx])
         for t in thresholds:
             pred = cluster(papers, concepts, PairModel(base.mean, base.scale, base.coef, base.intercept, t))
             preds[t].update({m: pred[m] for m in gold if fold_of(group_of[m]) == fold})
     return preds
 
 
-def cross_validate(papers, concepts, X, y, groups) -> float:
+def cross_validate(papers, concepts, X, y, groups, sources) -> float:
     """The threshold whose cross-validated B3 F1 is best (each printed, beside the name-keyed baseline).
 
     Thresholds within ``TIE`` of the best F1 are not told apart by it; of those, the highest is taken, which
     joins least and so keeps namesakes apart.
     """
     gold, written, _ = gold_mentions(papers)
-    preds = cv_predictions(papers, concepts, X, y, groups, THRESHOLDS)
+    preds = cv_predictions(papers, concepts, X, y, groups, sources, THRESHOLDS)
     base = score(name_keyed(gold, written), gold, written)
     print(json.dumps({"name-keyed": base}, indent=None), file=sys.stderr)
     f1 = {}
