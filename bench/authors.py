@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+from dataclasses import replace
 import json
 import tempfile
 import time
@@ -87,7 +88,6 @@ def run_cv(data: Path) -> dict:
 def run_alone(data: Path, thresholds: list[float] | None = None) -> dict:
     """Each fold alone at the shipped threshold, or at each of ``thresholds`` (what the threshold alone buys)."""
     from kg.training import authors as T
-    from kg.authors.assign import PairModel
 
     papers, concepts, (X, y, groups, sources), (gold, written, group_of), threshold = _training(data)
     ts = thresholds or [threshold]
@@ -101,7 +101,7 @@ def run_alone(data: Path, thresholds: list[float] | None = None) -> dict:
         fold_papers = [p for p in papers if T.fold_of(p.venue) == fold]
         base.append(T.score(T.name_keyed(fold_gold, fold_written), fold_gold, fold_written))
         for t in ts:
-            pred = T.cluster(fold_papers, concepts, PairModel(m.mean, m.scale, m.coef, m.intercept, t))
+            pred = T.cluster(fold_papers, concepts, replace(m, threshold=t))
             ours[t].append(T.score(pred, fold_gold, fold_written))
     runs = (
         {"kg people (each fold alone)": _weighted(ours[threshold])}
@@ -118,7 +118,6 @@ def run_recent(data: Path, thresholds: list[float] | None = None) -> dict:
     """The newest venues together in a fresh store, by a model trained on the older ones (at the shipped threshold,
     or at each of ``thresholds``)."""
     from kg.training import authors as T
-    from kg.authors.assign import PairModel
 
     papers, concepts, (X, y, groups, sources), (gold, written, group_of), threshold = _training(data)
     years = sorted({p.year for p in papers if p.year})[-RECENT_YEARS:]
@@ -130,7 +129,7 @@ def run_recent(data: Path, thresholds: list[float] | None = None) -> dict:
     test_papers = [p for p in papers if p.venue in newest]
     out: dict = {"name-keyed (newest venues together)": T.score(T.name_keyed(test_gold, test_written), test_gold, test_written)}
     for t in thresholds or [threshold]:
-        pred = T.cluster(test_papers, concepts, PairModel(m.mean, m.scale, m.coef, m.intercept, t))
+        pred = T.cluster(test_papers, concepts, replace(m, threshold=t))
         name = (
             "kg people (newest venues together)" if thresholds is None else f"kg people (newest venues together, threshold {t:g})"
         )

@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -272,7 +273,7 @@ def cv_predictions(papers, concepts, X, y, groups, sources, thresholds) -> dict[
         idx = [i for i, g in enumerate(groups) if fold_of(g) != fold]
         base, _ = fit([X[i] for i in idx], [y[i] for i in idx], [sources[i] for i in idx])
         for t in thresholds:
-            pred = cluster(papers, concepts, PairModel(base.mean, base.scale, base.coef, base.intercept, t))
+            pred = cluster(papers, concepts, replace(base, threshold=t))
             preds[t].update({m: pred[m] for m in gold if fold_of(group_of[m]) == fold})
     return preds
 

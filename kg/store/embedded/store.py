@@ -33,7 +33,7 @@ from kg.store.embedded.years import YearReads
 
 __all__ = ["EmbeddedStore"]
 
-log = logging.getLogger(__name__)
+logger = logging.getLogger(__name__)  # (self.log is the store's GraphLog)
 
 RECHECK_SECONDS = 0.5  # how stale a reader may be after another process committed
 CHECKPOINT_EVERY = 4  # batches replayed at most (beyond the last checkpoint) when a store is loaded
@@ -247,7 +247,7 @@ class EmbeddedStore(Lookups, YearReads, EmbeddedBatchedReads, Store):
             self.log.write_checkpoint(g, self._names)
         except OSError as exc:
             self._checkpoint_tried = len(self._names)
-            log.warning(
+            logger.warning(
                 "%s: could not save a checkpoint of the graph (%s). Nothing is lost: every chunk is committed, "
                 "and loading the store replays them instead (slower). Free some space to let the next one save.",
                 self.log.folder,
