@@ -52,7 +52,7 @@ def table(rows: dict[str, dict]) -> str:
     ]
     for run, scores in rows.items():
         for source, s in scores.items():
-            fmt = lambda t: " / ".join(f"{x:.3f}" for x in t)
+            fmt = lambda t: " / ".join(f"{x:.4f}" for x in t)
             lines.append(
                 f"| {run} | {source} | {s['mentions']} | {fmt(s['b3'])} | {fmt(s['shared_name'])} | {fmt(s['variants'])} |"
             )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Container
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -59,6 +60,8 @@ _UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": 
 _HAS_UMLAUT = re.compile("[äöüÄÖÜ]")
 _SPELLED_OUT = re.compile("([aou])e")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+# A letter, no dot, a hyphen, then a name: one given name's first syllable (*I-Ming*, *A-Long*), not an initial.
+_SYLLABLE = re.compile(r"[^\W\d_]-[^\W\d_]{2}")
 
 NAME_CONFLICT = 0  # two different given names or middle initials: never one person
 NAME_INITIAL = 1  # compatible, but one side gives only initials (M. Gienger ~ Michael Gienger)
@@ -120,22 +123,25 @@ def parse_name(raw: str) -> ParsedName | None:
     head, comma, tail = raw.partition(",")
     if comma and tail.strip() and fold(tail).strip(" .").split()[0] not in _SUFFIXES:
         raw = f"{tail} {head}"  # "Surname, Given"
-    pieces = [(w.replace("’", "").replace("'", ""), at) for at, word in enumerate(fold(raw).split()) for w in _WORD.findall(word)]
+    words = fold(raw).split()
+    pieces = [(w.replace("’", "").replace("'", ""), at) for at, word in enumerate(words) for w in _WORD.findall(word)]
     while len(pieces) > 1 and pieces[-1][0] in _SUFFIXES:
         pieces.pop()
     if not pieces:
         return None
     given = pieces[:-1]
-    return ParsedName(pieces[-1][0], tuple(p for p, _ in given), _units(given, pieces[-1][1]))
+    syllabic = {at for at, word in enumerate(words) if _SYLLABLE.match(word)}
+    return ParsedName(pieces[-1][0], tuple(p for p, _ in given), _units(given, pieces[-1][1], syllabic))
 
 
-def _units(pieces: list[tuple[str, int]], surname_word: int) -> tuple[str, ...]:
+def _units(pieces: list[tuple[str, int]], surname_word: int, syllabic: Container[int] = frozenset()) -> tuple[str, ...]:
     """Given names as compared: the parts of one written word (``Yi-Ling``) joined by a hyphen when each is a
-    full name; initials (``Y.-L.``) stay apart. The first part of a hyphenated surname (``Hasegawa-Johnson``)
-    ends the units with a hyphen (``hasegawa-``)."""
+    full name, or when the word begins with an undotted letter (``I-Ming``, a word of ``syllabic``); initials
+    (``Y.-L.``) stay apart. The first part of a hyphenated surname (``Hasegawa-Johnson``) ends the units with a
+    hyphen (``hasegawa-``)."""
     out: list[str] = []
     for i, (piece, at) in enumerate(pieces):
-        if i and at == pieces[i - 1][1] and len(piece) > 1 and len(out[-1]) > 1:
+        if i and at == pieces[i - 1][1] and len(piece) > 1 and (len(out[-1]) > 1 or at in syllabic):
             out[-1] += "-" + piece
         else:
             out.append(piece)
@@ -189,6 +195,10 @@ def given_compatibility(a: tuple[str, ...], b: tuple[str, ...]) -> int:
     True
     >>> g("Mark Hasegawa-Johnson", "M. A. Hasegawa-Johnson") == NAME_INITIAL
     True
+    >>> g("I-Ming Chen", "Ivan Chen") == NAME_CONFLICT, g("I-Ming Chen", "I. Chen") == NAME_INITIAL
+    (True, True)
+    >>> g("H. Jin Kim", "Hongmin Kim") == NAME_CONFLICT, g("H. Jin Kim", "Hyoun Jin Kim") == NAME_INITIAL
+    (True, True)
     """
     if run_together(a) == run_together(b):
         return NAME_EXACT
@@ -215,7 +225,22 @@ def given_compatibility(a: tuple[str, ...], b: tuple[str, ...]) -> int:
     for x, y in zip(rest_a, rest_b):
         if x[0] != y[0] or (len(x) > 1 and len(y) > 1 and x != y):
             return NAME_CONFLICT
+    if _drops_name_used(flat_a, flat_b) or _drops_name_used(flat_b, flat_a):
+        return NAME_CONFLICT
     return level
+
+
+def _drops_name_used(x: list[str], y: list[str]) -> bool:
+    """Whether ``x`` gives an initial and then the full name its bearer goes by (*H. Jin*, *C. L. Philip*) while ``y``
+    spells out a first name and ends before that name, never writing it (*Hongmin*; *Hyoun Jin* writes it).
+
+    >>> _drops_name_used(["h", "jin"], ["hongmin"]), _drops_name_used(["s", "shankar"], ["shankar"])
+    (True, False)
+    """
+    if len(x[0]) > 1 or len(y[0]) == 1:
+        return False
+    used = next((i for i, n in enumerate(x) if len(n) > 1), None)
+    return used is not None and len(y) <= used and x[used] not in y
 
 
 def _without_surname_part(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:

@@ -78,6 +78,17 @@ def test_a_hyphenated_given_name_is_one_name(make_service, tmp_path):
     assert why(added) == at_once  # the same people, and the same probabilities behind them
 
 
+def test_an_initial_before_the_name_one_goes_by_and_a_syllable_before_a_hyphen(make_service, tmp_path):
+    # H. Jin Kim goes by Jin: Hyoun Jin Kim may be her, Hongmin Kim never is. I-Ming is one given name (no dot
+    # after the I): Iming is him, Ivan is not. All share co-authors, place and topic.
+    names = ["H. Jin Kim", "Hongmin Kim", "Hyoun Jin Kim", "I-Ming Chen", "Ivan Chen", "Iming Chen"]
+    svc = make_service()
+    svc.ingest([write_jsonl(tmp_path / "a.jsonl", [robotics(i, name=n) for i, n in enumerate(names)])])
+    keys = [k[0] for k in byline_keys(svc, [f"r{i}" for i in range(len(names))])]
+    assert keys[0] == keys[2] and keys[1] != keys[0]
+    assert keys[3] == keys[5] and keys[4] != keys[3]
+
+
 def test_what_a_byline_carries_besides_the_name_is_not_the_name(make_service, tmp_path):
     # footnote marks and numbers, the joining "and", UTF-8 read as Latin-1: one person, written as meant
     written = ["Jürgen Sturm", "and Jürgen Sturm", "JÃ¼rgen Sturm*", "Jürgen Sturm1,2", "Jürgen Sturm (†)"]
