@@ -27,6 +27,7 @@ from kg.service import KGService
 __all__ = ["create_app", "app_from_settings", "prepare_to_serve"]
 
 log = logging.getLogger(__name__)
+SHUTDOWN_WAIT = 5.0  # seconds a shutdown waits for each start-up thread still reading the store
 
 
 def create_app(service: KGService, *, owns_service: bool = False, plans: bool = True) -> FastAPI:
@@ -47,6 +48,11 @@ def create_app(service: KGService, *, owns_service: bool = False, plans: bool = 
         try:
             yield
         finally:
+            # A thread still reading would share a connection with the close below: it ends first (a
+            # shutdown waits for it at most SHUTDOWN_WAIT seconds).
+            for thread in (app.state.lists, getattr(app.state, "warm", None)):
+                if thread is not None:
+                    await run_in_threadpool(thread.join, SHUTDOWN_WAIT)
             if app.state.tree is not None:
                 await app.state.tree.close()
                 app.state.tree = None
@@ -94,17 +100,20 @@ def app_from_settings() -> FastAPI:
     settings = get_settings()
     service = KGService(open_store(settings), settings)
     app = create_app(service, owns_service=True)
-    prepare_to_serve(service)
+    app.state.warm = prepare_to_serve(service)
     return app
 
 
-def prepare_to_serve(service: KGService) -> None:
+def prepare_to_serve(service: KGService) -> threading.Thread:
     """What every serving process does before it answers: what start-up built (schema, modules, the
     graph) goes out of the GC's full passes for good, and the store's indexes are built in a thread
-    while the server already answers (a big embedded store's autocomplete takes seconds)."""
+    while the server already answers (a big embedded store's autocomplete takes seconds). The thread is
+    returned: an app that closes the store joins it first."""
     gc.collect()
     gc.freeze()
-    threading.Thread(target=_warm, args=(service,), daemon=True, name="kg-warm").start()
+    warm = threading.Thread(target=_warm, args=(service,), daemon=True, name="kg-warm")
+    warm.start()
+    return warm
 
 
 def _warm(service: KGService) -> None:

@@ -85,6 +85,27 @@ def test_the_app_closes_the_store_it_owns_when_it_shuts_down(seeded_embedded):
     assert shared.calls["close"] == 0  # not its own: the caller closes it
 
 
+def test_the_store_is_closed_only_after_the_start_up_reads_end(seeded_embedded):
+    # The lists' lengths are measured in a thread beside serving; a Neo4j driver closed under a read in flight
+    # fails in that read's connection (BufferError in the driver's send). Shutdown waits for the read.
+    import time
+
+    events: list[str] = []
+
+    class SlowStore(CountingStore):
+        def degree_histograms(self, *args, **kwargs):
+            time.sleep(0.5)
+            events.append("measured")
+            return self.inner.degree_histograms(*args, **kwargs)
+
+        def close(self):
+            events.append("closed")
+
+    with TestClient(create_app(KGService(SlowStore(seeded_embedded.store), seeded_embedded.settings), owns_service=True)):
+        pass  # shut down at once, the measuring still asleep
+    assert events == ["measured", "closed"]
+
+
 def test_total_count_is_counted_only_when_asked(seeded_embedded):
     store = CountingStore(seeded_embedded.store)
     svc = KGService(store, seeded_embedded.settings, extractor=seeded_embedded.extractor)
