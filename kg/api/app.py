@@ -6,6 +6,7 @@ import gc
 import re
 import logging
 import threading
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -27,7 +28,7 @@ from kg.service import KGService
 __all__ = ["create_app", "app_from_settings", "prepare_to_serve"]
 
 log = logging.getLogger(__name__)
-SHUTDOWN_WAIT = 5.0  # seconds a shutdown waits for each start-up thread still reading the store
+SHUTDOWN_WAIT = 5.0  # seconds a shutdown waits, in all, for the start-up threads still reading the store
 
 
 def create_app(service: KGService, *, owns_service: bool = False, plans: bool = True) -> FastAPI:
@@ -49,10 +50,11 @@ def create_app(service: KGService, *, owns_service: bool = False, plans: bool = 
             yield
         finally:
             # A thread still reading would share a connection with the close below: it ends first (a
-            # shutdown waits for it at most SHUTDOWN_WAIT seconds).
+            # shutdown waits for them at most SHUTDOWN_WAIT seconds in all).
+            deadline = time.monotonic() + SHUTDOWN_WAIT
             for thread in (app.state.lists, getattr(app.state, "warm", None)):
                 if thread is not None:
-                    await run_in_threadpool(thread.join, SHUTDOWN_WAIT)
+                    await run_in_threadpool(thread.join, max(0.0, deadline - time.monotonic()))
             if app.state.tree is not None:
                 await app.state.tree.close()
                 app.state.tree = None
