@@ -241,7 +241,7 @@ def serve(host: str, port: int, workers: int, access_log: bool) -> None:
         )
         return
     app = create_app(service, owns_service=True)
-    app.state.warm = prepare_to_serve(service)
+    prepare_to_serve(app, service)
     uvicorn.run(app, host=host, port=port, log_level="info", access_log=access_log)
 
 

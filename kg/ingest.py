@@ -19,7 +19,6 @@ from kg.authors.stage import assign_in_order, batch_mentions, people_of, rewrite
 from kg.config import Settings
 from kg.errors import ReaderError
 from kg.graph.build import same_text
-from kg.graph.chunk import build_chunk
 from kg.graph.rerank import related_ranker
 from kg.graph.shares import mention_weights, shared_concept_edges
 from kg.models import SourceRecord, Stats
@@ -165,6 +164,8 @@ class Ingest:
 
     def _chunk(self, records: list[SourceRecord], papers_before: int, progress: Progress) -> tuple[int, int, int]:
         """One all-or-nothing write: (papers added, papers already present, repeated listings merged)."""
+        from kg.graph.chunk import build_chunk  # brings spaCy: imported by an ingest, not by every server and command
+
         started, spent = time.perf_counter(), defaultdict[str, float](float)
 
         def extract(documents, _):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import re
 import logging
@@ -29,6 +30,7 @@ __all__ = ["create_app", "app_from_settings", "prepare_to_serve"]
 
 log = logging.getLogger(__name__)
 SHUTDOWN_WAIT = 5.0  # seconds a shutdown waits, in all, for the start-up threads still reading the store
+START_UP_AFTER = 2.0  # seconds after start-up when the start-up reads begin, if no request came first
 
 
 def create_app(service: KGService, *, owns_service: bool = False, plans: bool = True) -> FastAPI:
@@ -37,24 +39,20 @@ def create_app(service: KGService, *, owns_service: bool = False, plans: bool = 
     ``plans=False`` answers every operation through graphql-core's resolvers (the API tests compare the two)."""
     settings = service.settings
     schema = build_schema(settings=settings)
+    reads = StartUpReads()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.tree = service.async_tree_reads() if plans else None  # opened in the loop that serves
         # How long the store's lists run, for the cost limit: measured beside serving (LIST_SIZE until then).
-        app.state.lists = threading.Thread(
-            target=_measure_lists, args=(service, schema.list_lengths), daemon=True, name="kg-lists"
-        )
-        app.state.lists.start()
+        reads.add(threading.Thread(target=_measure_lists, args=(service, schema.list_lengths), daemon=True, name="kg-lists"))
+        asyncio.get_running_loop().call_later(START_UP_AFTER, reads.start)
         try:
             yield
         finally:
             # A thread still reading would share a connection with the close below: it ends first (a
             # shutdown waits for them at most SHUTDOWN_WAIT seconds in all).
-            deadline = time.monotonic() + SHUTDOWN_WAIT
-            for thread in (app.state.lists, getattr(app.state, "warm", None)):
-                if thread is not None:
-                    await run_in_threadpool(thread.join, max(0.0, deadline - time.monotonic()))
+            await run_in_threadpool(reads.join, SHUTDOWN_WAIT)
             if app.state.tree is not None:
                 await app.state.tree.close()
                 app.state.tree = None
@@ -78,6 +76,8 @@ def create_app(service: KGService, *, owns_service: bool = False, plans: bool = 
     )
     app.add_middleware(RequestGuard, max_body_bytes=settings.max_body_bytes)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_hosts)
+    app.add_middleware(StartsReads, reads=reads)
+    app.state.start_up = reads
     app.add_route("/graphql", graphql, methods=["GET", "POST"])
     add_explorer(app)
 
@@ -102,20 +102,60 @@ def app_from_settings() -> FastAPI:
     settings = get_settings()
     service = KGService(open_store(settings), settings)
     app = create_app(service, owns_service=True)
-    app.state.warm = prepare_to_serve(service)
+    prepare_to_serve(app, service)
     return app
 
 
-def prepare_to_serve(service: KGService) -> threading.Thread:
+def prepare_to_serve(app: FastAPI, service: KGService) -> None:
     """What every serving process does before it answers: what start-up built (schema, modules, the
     graph) goes out of the GC's full passes for good, and the store's indexes are built in a thread
-    while the server already answers (a big embedded store's autocomplete takes seconds). The thread is
-    returned: an app that closes the store joins it first."""
+    beside serving (a big embedded store's autocomplete takes seconds), one of the app's start-up reads."""
     gc.collect()
     gc.freeze()
-    warm = threading.Thread(target=_warm, args=(service,), daemon=True, name="kg-warm")
-    warm.start()
-    return warm
+    app.state.start_up.add(threading.Thread(target=_warm, args=(service,), daemon=True, name="kg-warm"))
+
+
+class StartUpReads:
+    """The reads a server makes beside serving: the lists' lengths and, under `kg serve`, the indexes' warm-up.
+    They hold the GIL for long stretches, so they begin once the first request is answered (a health probe,
+    say), or ``START_UP_AFTER`` seconds after start-up if none came: the server answers its first request
+    as soon as it is up. Started and added to on the event loop's thread."""
+
+    def __init__(self) -> None:
+        self.threads: list[threading.Thread] = []
+        self.started = False
+
+    def add(self, thread: threading.Thread) -> None:
+        self.threads.append(thread)
+        if self.started:
+            thread.start()
+
+    def start(self) -> None:
+        if not self.started:
+            self.started = True
+            for thread in self.threads:
+                thread.start()
+
+    def join(self, seconds: float) -> None:
+        """Wait for the started reads to end, ``seconds`` at most in all."""
+        deadline = time.monotonic() + seconds
+        for thread in self.threads:
+            if thread.ident is not None:
+                thread.join(max(0.0, deadline - time.monotonic()))
+
+
+class StartsReads:
+    """ASGI middleware: the first request answered starts the app's ``StartUpReads``."""
+
+    def __init__(self, app, reads: StartUpReads) -> None:
+        self.app, self.reads = app, reads
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            if scope["type"] == "http":
+                self.reads.start()
 
 
 def _warm(service: KGService) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 
 from fastapi.testclient import TestClient
@@ -85,25 +86,53 @@ def test_the_app_closes_the_store_it_owns_when_it_shuts_down(seeded_embedded):
     assert shared.calls["close"] == 0  # not its own: the caller closes it
 
 
+class SlowStore(CountingStore):
+    """The lists' lengths (a start-up read) take half a second; what happens is listed in ``events``."""
+
+    def __init__(self, inner, events: list[str]) -> None:
+        super().__init__(inner)
+        self.events = events
+
+    def degree_histograms(self, *args, **kwargs):
+        self.events.append("measuring")
+        time.sleep(0.5)
+        self.events.append("measured")
+        return self.inner.degree_histograms(*args, **kwargs)
+
+    def close(self):
+        self.events.append("closed")
+
+
 def test_the_store_is_closed_only_after_the_start_up_reads_end(seeded_embedded):
-    # The lists' lengths are measured in a thread beside serving; a Neo4j driver closed under a read in flight
-    # fails in that read's connection (BufferError in the driver's send). Shutdown waits for the read.
-    import time
+    # A Neo4j driver closed under a read in flight fails in that read's connection (BufferError in the
+    # driver's send): shutdown waits for the read.
+    events: list[str] = []
+    with TestClient(
+        create_app(KGService(SlowStore(seeded_embedded.store, events), seeded_embedded.settings), owns_service=True)
+    ) as client:
+        assert client.get("/healthz").status_code == 200  # starts the start-up reads
+    assert events == ["measuring", "measured", "closed"]
+
+
+def test_the_start_up_reads_begin_after_the_first_answer(seeded_embedded, monkeypatch):
+    # They hold the GIL for long stretches: the first request (a health probe, say) is answered before them.
+    import kg.api.app
 
     events: list[str] = []
-
-    class SlowStore(CountingStore):
-        def degree_histograms(self, *args, **kwargs):
-            time.sleep(0.5)
-            events.append("measured")
-            return self.inner.degree_histograms(*args, **kwargs)
-
-        def close(self):
-            events.append("closed")
-
-    with TestClient(create_app(KGService(SlowStore(seeded_embedded.store), seeded_embedded.settings), owns_service=True)):
-        pass  # shut down at once, the measuring still asleep
-    assert events == ["measured", "closed"]
+    app = create_app(KGService(SlowStore(seeded_embedded.store, events), seeded_embedded.settings))
+    with TestClient(app) as client:
+        time.sleep(0.3)
+        assert events == []
+        assert client.get("/healthz").status_code == 200
+        app.state.start_up.join(5)
+    assert events == ["measuring", "measured"]
+    monkeypatch.setattr(kg.api.app, "START_UP_AFTER", 0.1)  # no request at all: they begin anyway
+    events.clear()
+    app = create_app(KGService(SlowStore(seeded_embedded.store, events), seeded_embedded.settings))
+    with TestClient(app):
+        time.sleep(0.3)
+        app.state.start_up.join(5)
+    assert events == ["measuring", "measured"]
 
 
 def test_total_count_is_counted_only_when_asked(seeded_embedded):

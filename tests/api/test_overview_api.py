@@ -30,7 +30,8 @@ def _serve(folder, **env):
     svc = KGService(EmbeddedStore(settings.data_dir), settings)
     app = create_app(svc, owns_service=True)
     with TestClient(app) as client:
-        app.state.lists.join()  # the store's list lengths are measured beside serving
+        app.state.start_up.start()  # the store's list lengths are measured beside serving: now, and waited for
+        app.state.start_up.join(60)
         yield GraphQLClient(client)
 
 
