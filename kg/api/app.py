@@ -46,12 +46,13 @@ def create_app(service: KGService, *, owns_service: bool = False, plans: bool = 
         app.state.tree = service.async_tree_reads() if plans else None  # opened in the loop that serves
         # How long the store's lists run, for the cost limit: measured beside serving (LIST_SIZE until then).
         reads.add(threading.Thread(target=_measure_lists, args=(service, schema.list_lengths), daemon=True, name="kg-lists"))
-        asyncio.get_running_loop().call_later(START_UP_AFTER, reads.start)
+        timer = asyncio.get_running_loop().call_later(START_UP_AFTER, reads.start)
         try:
             yield
         finally:
-            # A thread still reading would share a connection with the close below: it ends first (a
-            # shutdown waits for them at most SHUTDOWN_WAIT seconds in all).
+            # A thread still reading would share a connection with the close below: none starts from now on,
+            # and those started end first (a shutdown waits for them at most SHUTDOWN_WAIT seconds in all).
+            timer.cancel()
             await run_in_threadpool(reads.join, SHUTDOWN_WAIT)
             if app.state.tree is not None:
                 await app.state.tree.close()

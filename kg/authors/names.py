@@ -134,7 +134,7 @@ def parse_name(raw: str) -> ParsedName | None:
     return ParsedName(pieces[-1][0], tuple(p for p, _ in given), _units(given, pieces[-1][1], syllabic))
 
 
-def _units(pieces: list[tuple[str, int]], surname_word: int, syllabic: Container[int] = frozenset()) -> tuple[str, ...]:
+def _units(pieces: list[tuple[str, int]], surname_word: int, syllabic: Container[int]) -> tuple[str, ...]:
     """Given names as compared: the parts of one written word (``Yi-Ling``) joined by a hyphen when each is a
     full name, or when the word begins with an undotted letter (``I-Ming``, a word of ``syllabic``); initials
     (``Y.-L.``) stay apart. The first part of a hyphenated surname (``Hasegawa-Johnson``) ends the units with a
