@@ -1,6 +1,6 @@
 """Who is who, scored with B3 against the venues' own author ids.
 
-    python bench/authors.py cv [--data ../shared/data] [--json out.json]
+    python bench/authors.py cv [--data ../shared/data] [--thresholds 0.01,0.02] [--json out.json]
     python bench/authors.py alone [--data ../shared/data] [--thresholds 0.05,0.2,0.35] [--json out.json]
     python bench/authors.py recent [--data ../shared/data] [--thresholds 0.03,0.1,0.2] [--json out.json]
     python bench/authors.py ingest --ids IDS.jsonl.gz [--data ../shared/data] [--json out.json]
@@ -73,13 +73,15 @@ def _training(data: Path):
     return papers, concepts, T.examples(papers, concepts), T.gold_mentions(papers), load_model().threshold
 
 
-def run_cv(data: Path) -> dict:
+def run_cv(data: Path, thresholds: list[float] | None = None) -> dict:
+    """Every training paper in one store, at the shipped threshold or at each of ``thresholds``."""
     from kg.training import authors as T
 
     papers, concepts, (X, y, groups, sources), (gold, written, group_of), threshold = _training(data)
+    ts = thresholds or [threshold]
     started = time.perf_counter()
-    pred = T.cv_predictions(papers, concepts, X, y, groups, sources, [threshold])[threshold]
-    seconds = (time.perf_counter() - started) / T.FOLDS
+    preds = T.cv_predictions(papers, concepts, X, y, groups, sources, ts)
+    seconds = (time.perf_counter() - started) / T.FOLDS / len(ts)
     base = T.name_keyed(gold, written)
     # each fold's mentions come from a run of their own, so the keys B3 compares across folds name one person alike
     # only where two runs happened to: scored within each fold too (every paper still in the store)
@@ -88,14 +90,14 @@ def run_cv(data: Path) -> dict:
     def within(p: dict) -> dict:
         return _weighted([T.score(p, fold, {k: written[k] for k in fold}) for fold in folds])
 
-    return {
-        "name-keyed": T.score(base, gold, written),
-        "kg people (5-fold by venue)": T.score(pred, gold, written),
-        "name-keyed (scored within each fold)": within(base),
-        "kg people (5-fold by venue, scored within each fold)": within(pred),
-        "_seconds_per_clustering": seconds,
-        "_threshold": threshold,
-    }
+    def run(t: float, how: str = "") -> str:
+        return "kg people (5-fold by venue" + ("" if thresholds is None else f", threshold {t:g}") + how + ")"
+
+    out = {"name-keyed": T.score(base, gold, written)}
+    out |= {run(t): T.score(preds[t], gold, written) for t in ts}
+    out["name-keyed (scored within each fold)"] = within(base)
+    out |= {run(t, ", scored within each fold"): within(preds[t]) for t in ts}
+    return {**out, "_seconds_per_clustering": seconds, "_threshold": threshold}
 
 
 def run_alone(data: Path, thresholds: list[float] | None = None) -> dict:
@@ -216,14 +218,13 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--ids", type=Path, help="ingest mode: an ids file (default: the training ids)")
     parser.add_argument(
-        "--thresholds", help="alone and recent modes: score each of these thresholds (comma-separated) instead of the shipped one"
+        "--thresholds",
+        help="cv, alone and recent modes: score each of these thresholds (comma-separated) instead of the shipped one",
     )
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    if args.mode == "cv":
-        result = run_cv(args.data)
-    elif args.mode in ("alone", "recent"):
-        run = run_alone if args.mode == "alone" else run_recent
+    if args.mode in ("cv", "alone", "recent"):
+        run = {"cv": run_cv, "alone": run_alone, "recent": run_recent}[args.mode]
         result = run(args.data, [float(t) for t in args.thresholds.split(",")] if args.thresholds else None)
     else:
         result = run_ingest(args.data, args.ids or args.data / "author-ids-train.jsonl.gz")

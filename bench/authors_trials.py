@@ -62,6 +62,7 @@ def patch(trial: str, args) -> None:
     """Change what the trial changes, in memory, before any pair is made."""
     import kg.authors.assign as A
     from kg.authors.features import FEATURES
+    from kg.training import authors as T
     from kg.authors.names import given_compatibility
 
     at = {f: i for i, f in enumerate(FEATURES)}
@@ -112,16 +113,14 @@ def patch(trial: str, args) -> None:
             return decision
 
         A.Assigner._one = _one
+        T.cluster = _clusterer(T.cluster)
 
 
 JOINED: dict[str, str] = {}
 
 
-def _clusterer():
-    """``kg.training.authors.cluster``, with people joined by the join-both trial read as the person kept."""
-    from kg.training import authors as T
-
-    cluster = T.cluster
+def _clusterer(cluster):
+    """``cluster`` (``kg.training.authors.cluster``), with people joined by the join-both trial read as the person kept."""
 
     def run(papers, concepts, model):
         JOINED.clear()
@@ -147,27 +146,14 @@ def main() -> int:
     parser.add_argument("--graded", action="store_true", help="near-venues: inside the same-venue feature")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    from kg.training import authors as T
-
     patch(args.trial, args)
-    T.cluster = _clusterer()
     thresholds = [float(t) for t in args.thresholds.split(",")]
-    modes = args.modes.split(",")
+    runs = {"cv": B.run_cv, "alone": B.run_alone, "recent": B.run_recent}
     result: dict = {}
-    if "cv" in modes:
-        papers, concepts, (X, y, groups, sources), (gold, written, _), _ = B._training(args.data)
-        preds = T.cv_predictions(papers, concepts, X, y, groups, sources, thresholds)
-        result |= {f"{args.trial}, every paper in one store, {t:g}": T.score(preds[t], gold, written) for t in thresholds}
-    if "alone" in modes:
+    for mode in args.modes.split(","):
         result |= {
             k.replace("kg people", args.trial): v
-            for k, v in B.run_alone(args.data, thresholds).items()
-            if not k.startswith(("_", "name-keyed"))
-        }
-    if "recent" in modes:
-        result |= {
-            k.replace("kg people", args.trial): v
-            for k, v in B.run_recent(args.data, thresholds).items()
+            for k, v in runs[mode](args.data, thresholds).items()
             if not k.startswith(("_", "name-keyed"))
         }
     print(B.table(result))
