@@ -1,13 +1,14 @@
 """Who-is-who ideas measured and left out (``docs/people.md``, "Tried and left out"), each re-runnable.
 
-    python bench/authors_trials.py literature-counts [--thresholds 0.01,0.02] [--modes cv,alone,recent]
+    python bench/authors_trials.py literature-counts [--thresholds 0.01,0.02] [--modes cv,alone,recent,span]
     python bench/authors_trials.py join-both --at 0.5 [--thresholds 0.02]
     python bench/authors_trials.py near-venues [--graded] [--thresholds 0.02]
 
 Each trial changes one thing in memory (a feature, or the assignment), then retrains and scores as
 ``bench/authors.py`` does in its three settings: ``cv`` (every training paper in one store, each fold's
 mentions clustered by a model trained without them), ``alone`` (each fold in a fresh store of its own)
-and ``recent`` (the newest venues together in a fresh store). Nothing here ships.
+and ``recent`` (the newest venues together in a fresh store); ``--modes span`` adds ``span`` (ICRA's odd years
+together in a fresh store). Nothing here ships.
 
 - ``literature-counts``: how common a name is, read from the literature's counts only. The store's
   counts of the spelling and of its block are dropped, and the concept and topic cosines are multiplied
@@ -148,7 +149,7 @@ def main() -> int:
     args = parser.parse_args()
     patch(args.trial, args)
     thresholds = [float(t) for t in args.thresholds.split(",")]
-    runs = {"cv": B.run_cv, "alone": B.run_alone, "recent": B.run_recent}
+    runs = {"cv": B.run_cv, "alone": B.run_alone, "recent": B.run_recent, "span": B.run_span}
     result: dict = {}
     for mode in args.modes.split(","):
         result |= {

@@ -17,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from kg.authors.assign import Mention, coauthor_names, mention_of, stored_topic
+from kg.graph.identity import author_key
 
 __all__ = ["TrainingPaper", "id_source", "tagged_id", "read_training_papers", "paper_mentions", "concepts_cache"]
 
@@ -131,19 +132,28 @@ def concepts_cache(
 
 
 def paper_mentions(paper: TrainingPaper, concepts: tuple[str, ...]) -> list[tuple[Mention, str]]:
-    """The paper's byline as mentions, each with its gold id ("" where the source gives none)."""
-    out = []
-    seen: set[str] = set()
-    folded = coauthor_names(paper.authors)
-    topic = _topic(paper.title, paper.abstract)
+    """The paper's byline as mentions, each with its gold id ("" where the source gives none).
+
+    The byline is the one an ingest keeps (``kg.graph.build``): a name printed twice counts once, at its first
+    place, and the co-authors are the other kept names. (ICRA's and IROS's listings print every byline twice: the
+    duplicates taken as co-authors would make each author their own co-author, and every two bearers of one name
+    "share" one.)"""
+    kept: dict[str, int] = {}
     for position, raw in enumerate(paper.authors):
-        others = folded[:position] + folded[position + 1 :]
+        key = author_key(raw)
+        if key and key not in kept:
+            kept[key] = position
+    positions = list(kept.values())
+    folded = coauthor_names([paper.authors[i] for i in positions])
+    topic = _topic(paper.title, paper.abstract)
+    out = []
+    for k, position in enumerate(positions):
         place = paper.affiliations[position] if paper.affiliations else None
+        others = folded[:k] + folded[k + 1 :]
+        raw = paper.authors[position]
         m = mention_of(paper.id, position, raw, others, place, paper.venue, paper.year, concepts, topic=topic)
-        if m is None or m.name.full in seen:  # a byline printed twice
-            continue
-        seen.add(m.name.full)
-        out.append((m, paper.gold[position]))
+        if m is not None:
+            out.append((m, paper.gold[position]))
     return out
 
 

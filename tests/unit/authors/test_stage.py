@@ -37,3 +37,21 @@ def test_a_byline_over_the_limit_gives_no_coauthors_as_it_gives_no_pairs():
     small = [m for _, m in mentions if m.paper == batch.papers[1].id]
     assert len(big) == 12 and all(m.coauthors == () for m in big)
     assert [m.coauthors for m in small] == [("member aaac",), ("member aaab",)]
+
+
+def test_training_reads_a_byline_printed_twice_as_the_ingest_does():
+    # ICRA's and IROS's listings print every byline twice: the model must learn from the mentions an ingest makes,
+    # where no one is their own co-author
+    from kg.training.author_papers import TrainingPaper, paper_mentions
+
+    byline = ("C.M.B. Rodrigues", "J.A.T. Machado", "Ann Lee", "C.M.B. Rodrigues", "J.A.T. Machado", "Ann Lee")
+    ingest = [m for _, m in batch_mentions(_batch(byline))]
+    paper = TrainingPaper("p", "Paper 0", "Abstract 0.", byline, ("a", "b", "c", "a", "b", "c"), None, (), "ICRA 2001", 2001)
+    training = [m for m, _ in paper_mentions(paper, ())]
+    assert [(m.position, m.written, m.coauthors) for m in training] == [(m.position, m.written, m.coauthors) for m in ingest]
+    assert [m.coauthors for m in training] == [
+        ("j a t machado", "ann lee"),
+        ("c m b rodrigues", "ann lee"),
+        ("c m b rodrigues", "j a t machado"),
+    ]
+    assert [g for _, g in paper_mentions(paper, ())] == ["a", "b", "c"]
