@@ -3,6 +3,7 @@
     python bench/authors_trials.py literature-counts [--thresholds 0.01,0.02] [--modes cv,alone,recent,span]
     python bench/authors_trials.py join-both --at 0.5 [--thresholds 0.02]
     python bench/authors_trials.py near-venues [--graded] [--thresholds 0.02]
+    python bench/authors_trials.py second-degree [--thresholds 0.03] [--modes cv,alone,recent,span]
 
 Each trial changes one thing in memory (a feature, or the assignment), then retrains and scores as
 ``bench/authors.py`` does in its three settings: ``cv`` (every training paper in one store, each fold's
@@ -18,6 +19,9 @@ together in a fresh store). Nothing here ships.
 - ``near-venues``: another venue of the person counts by how near it is. Nearness is the share of full
   names two venue series have in common in the scale corpus. It replaces the all-but-constant
   ``no_coauthors`` feature, or, with ``--graded``, it is the same-venue feature where that is 0.
+- ``second-degree``: two more features, how many of the person's co-authors have shared a byline with the
+  mention's co-authors (on the papers before it), and whether any has: namesakes in one venue work in
+  different circles.
 """
 
 from __future__ import annotations
@@ -89,6 +93,38 @@ def patch(trial: str, args) -> None:
             return x
 
         A.features = features
+    elif trial == "second-degree":
+        import math
+
+        graph: dict[str, set] = defaultdict(set)  # folded full name -> the names it shared a byline with, so far
+        pending: list[list[str]] = []
+        mentions_of = T.paper_mentions
+
+        def paper_mentions(paper, concepts):
+            for names in pending:  # the papers before this one are known; this one is not, yet
+                for a in names:
+                    graph[a].update(b for b in names if b != a)
+            pending.clear()
+            out = mentions_of(paper, concepts)
+            pending.append([m.name.full for m, _ in out])
+            return out
+
+        def fresh(run):
+            def wrapped(*a, **k):
+                graph.clear()
+                pending.clear()
+                return run(*a, **k)
+
+            return wrapped
+
+        def features(mention, profile, *a, **k):
+            x = shipped(mention, profile, *a, **k)
+            near = set().union(*(graph.get(c, ()) for c in mention.coauthors)) - {mention.name.full} - set(mention.coauthors)
+            hop = sum(1 for c in profile.coauthors if c in near)
+            return [*x, math.log1p(hop), 1.0 if hop else 0.0]
+
+        T.paper_mentions, T.examples, T.cluster = paper_mentions, fresh(T.examples), fresh(T.cluster)
+        A.features = features
     elif trial == "join-both":
         one = A.Assigner._one
 
@@ -139,7 +175,7 @@ def _clusterer(cluster):
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("trial", choices=["literature-counts", "join-both", "near-venues"])
+    parser.add_argument("trial", choices=["literature-counts", "join-both", "near-venues", "second-degree"])
     parser.add_argument("--data", type=Path, default=B.DEFAULT_DATA)
     parser.add_argument("--thresholds", default="0.02")
     parser.add_argument("--modes", default="cv,alone,recent")
