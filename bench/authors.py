@@ -166,15 +166,14 @@ def wrong_joins(pred: dict, gold: dict, written: dict, papers) -> dict:
     from collections import Counter, defaultdict
 
     import networkx as nx
-    from kg.authors.assign import coauthor_names
     from kg.training import authors as T
 
     shared, _ = T.hard_sets(gold, written)
-    bylines = {p.id: coauthor_names(p.authors) for p in papers}
     coauthors: dict[str, set] = defaultdict(set)
-    for (pid, position), g in gold.items():
-        own = bylines[pid][position]
-        coauthors[g].update(n for n in bylines[pid] if n and n != own)
+    for p in papers:
+        for m, _ in T.paper_mentions(p, ()):
+            if (p.id, m.position) in gold:
+                coauthors[gold[p.id, m.position]].update(m.coauthors)
     ids_of: dict[str, set] = defaultdict(set)
     shared_ids: dict[str, Counter] = defaultdict(Counter)
     for k, g in gold.items():
@@ -276,9 +275,12 @@ def run_ingest(data: Path, ids_file: Path) -> dict:
     }
 
 
+MODES = {"cv": run_cv, "alone": run_alone, "recent": run_recent, "span": run_span}  # the settings scored from the training ids
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("mode", choices=["cv", "alone", "recent", "span", "ingest"])
+    parser.add_argument("mode", choices=[*MODES, "ingest"])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--ids", type=Path, help="ingest mode: an ids file (default: the training ids)")
     parser.add_argument(
@@ -287,8 +289,8 @@ def main() -> int:
     )
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    if args.mode != "ingest":
-        run = {"cv": run_cv, "alone": run_alone, "recent": run_recent, "span": run_span}[args.mode]
+    if args.mode in MODES:
+        run = MODES[args.mode]
         result = run(args.data, [float(t) for t in args.thresholds.split(",")] if args.thresholds else None)
     else:
         result = run_ingest(args.data, args.ids or args.data / "author-ids-train.jsonl.gz")

@@ -185,12 +185,11 @@ def main() -> int:
     args = parser.parse_args()
     patch(args.trial, args)
     thresholds = [float(t) for t in args.thresholds.split(",")]
-    runs = {"cv": B.run_cv, "alone": B.run_alone, "recent": B.run_recent, "span": B.run_span}
     result: dict = {}
     for mode in args.modes.split(","):
         result |= {
             k.replace("kg people", args.trial): v
-            for k, v in runs[mode](args.data, thresholds).items()
+            for k, v in B.MODES[mode](args.data, thresholds).items()
             if not k.startswith(("_", "name-keyed"))
         }
     print(B.table(result))
