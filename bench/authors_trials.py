@@ -4,6 +4,7 @@
     python bench/authors_trials.py join-both --at 0.5 [--thresholds 0.02]
     python bench/authors_trials.py near-venues [--graded] [--thresholds 0.02]
     python bench/authors_trials.py second-degree [--thresholds 0.03] [--modes cv,alone,recent,span]
+    python bench/authors_trials.py variant-threshold --at 0.3 [--thresholds 0.03] [--modes cv,alone,recent,span]
 
 Each trial changes one thing in memory (a feature, or the assignment), then retrains and scores as
 ``bench/authors.py`` does in its three settings: ``cv`` (every training paper in one store, each fold's
@@ -22,6 +23,8 @@ together in a fresh store). Nothing here ships.
 - ``second-degree``: two more features, how many of the person's co-authors have shared a byline with the
   mention's co-authors (on the papers before it), and whether any has: namesakes in one venue work in
   different circles.
+- ``variant-threshold``: a name that fits a known person only as a variant (initials for a given name, a middle
+  initial on one side) joins them at p >= ``--at``; the same given names join at the threshold as before.
 """
 
 from __future__ import annotations
@@ -125,6 +128,20 @@ def patch(trial: str, args) -> None:
 
         T.paper_mentions, T.examples, T.cluster = paper_mentions, fresh(T.examples), fresh(T.cluster)
         A.features = features
+    elif trial == "variant-threshold":
+        from kg.authors.names import NAME_EXACT
+
+        candidates = A.Assigner.candidates
+
+        def strict(self, m, on_paper):
+            # a variant goes on to the model only if it reaches --at there (scored once more, as the shipped code will)
+            found = list(candidates(self, m, on_paper))
+            block = self.people.blocks[m.block]
+            for (person, level), (_, x) in zip(found, block.pairs(m, found)):
+                if level == NAME_EXACT or self.model.probability(x) >= args.at:
+                    yield person, level
+
+        A.Assigner.candidates = strict
     elif trial == "join-both":
         one = A.Assigner._one
 
@@ -175,11 +192,13 @@ def _clusterer(cluster):
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("trial", choices=["literature-counts", "join-both", "near-venues", "second-degree"])
+    parser.add_argument("trial", choices=["literature-counts", "join-both", "near-venues", "second-degree", "variant-threshold"])
     parser.add_argument("--data", type=Path, default=B.DEFAULT_DATA)
     parser.add_argument("--thresholds", default="0.02")
     parser.add_argument("--modes", default="cv,alone,recent")
-    parser.add_argument("--at", type=float, default=0.5, help="join-both: the probability both people must reach")
+    parser.add_argument(
+        "--at", type=float, default=0.5, help="join-both: the probability both people must reach; variant-threshold: a variant's"
+    )
     parser.add_argument("--graded", action="store_true", help="near-venues: inside the same-venue feature")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
