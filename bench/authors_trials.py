@@ -7,7 +7,7 @@
     python bench/authors_trials.py variant-threshold --at 0.3 [--thresholds 0.03] [--modes cv,alone,recent,span]
 
 Each trial changes one thing in memory (a feature, or the assignment), then retrains and scores as
-``bench/authors.py`` does in its three settings: ``cv`` (every training paper in one store, each fold's
+``bench/authors.py`` does in its settings: ``cv`` (every training paper in one store, each fold's
 mentions clustered by a model trained without them), ``alone`` (each fold in a fresh store of its own)
 and ``recent`` (the newest venues together in a fresh store); ``--modes span`` adds ``span`` (ICRA's odd years
 together in a fresh store). Nothing here ships.
@@ -134,7 +134,7 @@ def patch(trial: str, args) -> None:
         candidates = A.Assigner.candidates
 
         def strict(self, m, on_paper):
-            # a variant goes on to the model only if it reaches --at there (scored once more, as the shipped code will)
+            # a variant stays a candidate only where the model gives it --at or more (the assignment scores it again)
             found = list(candidates(self, m, on_paper))
             block = self.people.blocks[m.block]
             for (person, level), (_, x) in zip(found, block.pairs(m, found)):
