@@ -1,9 +1,9 @@
 """What the records can tell apart: shared names in one IEEE venue over many years, against IEEE's ids.
 
-    python bench/authors_ceiling.py [--data ../shared/data] [--json out.json]
+    python bench/authors_ceiling.py [--years odd|even] [--data ../shared/data] [--json out.json]
 
 The papers are ``bench/authors.py span``'s: ICRA's odd years, 2001 to 2023, every authorship with its IEEE
-id. No model is involved. Two things are measured:
+id (``--years even``: its even years, 2000 to 2024, the same question on other papers). No model is involved. Two things are measured:
 
 1. **Clusterings that use co-authors perfectly**, scored like the bench (B3 overall and on shared names):
    every name split where its mentions share no co-author, directly or through a chain of mentions that
@@ -64,6 +64,7 @@ def steps_between(graph, sources, targets, skip: str) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--years", choices=["odd", "even"], default="odd", help="ICRA's odd years (span's) or its even years")
     parser.add_argument("--data", type=Path, default=B.DEFAULT_DATA)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
@@ -83,7 +84,7 @@ def main() -> int:
     papers = [
         p
         for p in read_training_papers(args.data, openreview=False)
-        if p.venue.startswith(B.SPAN_SERIES + " ") and p.year and p.year % 2
+        if p.venue.startswith(B.SPAN_SERIES + " ") and p.year and p.year % 2 == (args.years == "odd")
     ]
     bylines = [T.paper_mentions(p, ()) for p in papers]
     mentions = {(m.paper, m.position): (m, g) for byline in bylines for m, g in byline if g}
