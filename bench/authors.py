@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import itertools
 from dataclasses import replace
 import json
 import tempfile
@@ -158,14 +159,22 @@ def _together(data: Path, pick, label: str, thresholds: list[float] | None) -> d
     return {**out, "_threshold": threshold, "_venues": held, "_papers": len(test_papers), "_wrong_shared_joins": linked}
 
 
+def components(items, linked) -> dict:
+    """item -> the number of its connected component, where ``linked(a, b)`` joins two items."""
+    import networkx as nx
+
+    graph = nx.Graph()
+    graph.add_nodes_from(items)
+    graph.add_edges_from((a, b) for a, b in itertools.combinations(items, 2) if linked(a, b))
+    return {n: i for i, c in enumerate(nx.connected_components(graph)) for n in c}
+
+
 def wrong_joins(pred: dict, gold: dict, written: dict, papers) -> dict:
     """The mention pairs of shared names that kg puts in one person and the ids in two, and how many of them join ids
     that chain through shared co-authors inside that person (each id's co-authors: the folded names on its papers,
     its own name aside). A chain of co-authors is what one person with two ids looks like."""
-    import itertools
     from collections import Counter, defaultdict
 
-    import networkx as nx
     from kg.training import authors as T
 
     shared, _ = T.hard_sets(gold, written)
@@ -184,10 +193,7 @@ def wrong_joins(pred: dict, gold: dict, written: dict, papers) -> dict:
     for person, ids in shared_ids.items():
         if len(ids) < 2:
             continue
-        graph = nx.Graph()
-        graph.add_nodes_from(ids_of[person])
-        graph.add_edges_from((a, b) for a, b in itertools.combinations(ids_of[person], 2) if coauthors[a] & coauthors[b])
-        part = {n: i for i, c in enumerate(nx.connected_components(graph)) for n in c}
+        part = components(ids_of[person], lambda a, b: bool(coauthors[a] & coauthors[b]))
         for a, b in itertools.combinations(ids, 2):
             n = 2 * ids[a] * ids[b]
             pairs += n
@@ -205,12 +211,17 @@ def run_recent(data: Path, thresholds: list[float] | None = None) -> dict:
     return _together(data, newest, "newest venues together", thresholds)
 
 
+def in_span(paper, odd: bool = True) -> bool:
+    """Whether a paper is of the span mode's venue in its odd years (``odd=False``: its even years)."""
+    return paper.venue.startswith(SPAN_SERIES + " ") and bool(paper.year) and paper.year % 2 == odd
+
+
 def run_span(data: Path, thresholds: list[float] | None = None) -> dict:
     """One venue over many years: ICRA's odd years together in a fresh store, by a model trained on every other
     venue-year (ICRA's even years among them)."""
 
     def odd_years(papers) -> list[str]:
-        return sorted({p.venue for p in papers if p.venue.startswith(SPAN_SERIES + " ") and p.year and p.year % 2})
+        return sorted({p.venue for p in papers if in_span(p)})
 
     return _together(data, odd_years, f"{SPAN_SERIES}'s odd years together", thresholds)
 

@@ -34,16 +34,6 @@ B = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(B)
 
 
-def _components(items, linked) -> dict:
-    """item -> component number, where ``linked(a, b)`` joins two items."""
-    import networkx as nx
-
-    graph = nx.Graph()
-    graph.add_nodes_from(items)
-    graph.add_edges_from((a, b) for a, b in itertools.combinations(items, 2) if linked(a, b))
-    return {n: i for i, c in enumerate(nx.connected_components(graph)) for n in c}
-
-
 MAX_STEPS = 6  # co-author graph steps searched; a pair further apart counts as not linked
 
 
@@ -81,11 +71,7 @@ def main() -> int:
     from kg.training import authors as T
     from kg.training.author_papers import read_training_papers
 
-    papers = [
-        p
-        for p in read_training_papers(args.data, openreview=False)
-        if p.venue.startswith(B.SPAN_SERIES + " ") and p.year and p.year % 2 == (args.years == "odd")
-    ]
+    papers = [p for p in read_training_papers(args.data, openreview=False) if B.in_span(p, args.years == "odd")]
     bylines = [T.paper_mentions(p, ()) for p in papers]
     mentions = {(m.paper, m.position): (m, g) for byline in bylines for m, g in byline if g}
     graph = defaultdict(set)  # folded full name -> the names it shared a byline with
@@ -105,18 +91,18 @@ def main() -> int:
     runs = {"name-keyed": T.name_keyed(gold, written)}
     pred = {}
     for name, ks in by_name.items():
-        pred |= {k: f"{name}#{c}" for k, c in _components(ks, share).items()}
+        pred |= {k: f"{name}#{c}" for k, c in B.components(ks, share).items()}
     runs["each name split into co-author chains"] = pred
     pred = {}
     for g, ks in by_id.items():
-        pred |= {k: f"{g}#{c}" for k, c in _components(ks, share).items()}
+        pred |= {k: f"{g}#{c}" for k, c in B.components(ks, share).items()}
     runs["each id split into co-author chains"] = pred
     pred = {}
     for name, ks in by_name.items():
         of_id = defaultdict(set)
         for k in ks:
             of_id[gold[k]] |= coauthors[k]
-        part = _components(list(of_id), lambda a, b, of_id=of_id: bool(of_id[a] & of_id[b]))
+        part = B.components(list(of_id), lambda a, b, of_id=of_id: bool(of_id[a] & of_id[b]))
         pred |= {k: f"{name}#{part[gold[k]]}" for k in ks}
     runs["the ids of a name joined where they share co-authors"] = pred
     scores = {run: T.score(p, gold, written) for run, p in runs.items()}
