@@ -18,7 +18,6 @@ from kg.authors.assign import Assigner, People
 from kg.authors.stage import assign_in_order, batch_mentions, people_of, rewrite
 from kg.config import Settings
 from kg.errors import ReaderError
-from kg.graph.build import same_text
 from kg.graph.rerank import related_ranker
 from kg.graph.shares import mention_weights, shared_concept_edges
 from kg.models import SourceRecord, Stats
@@ -28,14 +27,28 @@ from kg.store.base import Store
 if TYPE_CHECKING:
     from kg.extract.pipeline import DocumentInput, ExtractedConcept
 
-__all__ = ["STAGES", "Ingest", "IngestSummary", "Progress", "no_progress"]
+__all__ = ["STAGES", "Ingest", "IngestSummary", "FileReport", "Progress", "no_progress"]
 
 log = logging.getLogger(__name__)
 
-# What each chunk's time goes to: concept extraction, who is who, shares-concept links, the store's write.
-STAGES = ("extract", "people", "links", "write")
+# What each chunk's time goes to: which records are one paper, concept extraction, who is who, shares-concept links,
+# the store's write.
+STAGES = ("works", "extract", "people", "links", "write")
 
 Progress = Callable[[Iterable, int, str], Iterable]
+
+
+@dataclass(slots=True)
+class FileReport:
+    """What one file gave: records read, the papers they made, the records that joined a paper (another file's,
+    or an earlier record's of this one), those kg already had (the same file and record id) and those refused."""
+
+    path: str
+    records: int = 0
+    new: int = 0
+    joined: int = 0
+    present: int = 0
+    refused: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +64,7 @@ class IngestSummary:
     stage_seconds: dict = field(default_factory=dict)  # STAGES -> seconds; the rest is reading and merging
     skipped_files: list = field(default_factory=list)  # (path, why) a folder held and kg passed over
     differing: list = field(default_factory=list)  # (paper id, file, line) of listings that differ from the paper kept
+    file_reports: list = field(default_factory=list)  # FileReport per file, in the order read
 
     @property
     def people_seconds(self) -> float:  # of the seconds, the people stage's (kg.authors): who is who
@@ -97,6 +111,7 @@ class Ingest:
         self.store = store
         self.settings = settings
         self.extract = extract
+        self._reports: dict[str, FileReport] = {}  # per file read, this run
         self._fresh_run()
 
     def run(
@@ -117,11 +132,14 @@ class Ingest:
         self.store.check()
         skipped: list[tuple[Path, str]] = []  # (path, why) a folder held that kg passes over
         files = expand_paths(paths, skipped)
+        self._reports = {str(f): FileReport(str(f)) for f in files}
+        on_error = self._counting(on_error)
         size = self.settings.ingest_chunk
         held: list[SourceRecord] | None = []  # the records themselves while they fit in one chunk
         n_records = 0
         for record in (r for f in files for r in read_path(f, on_error)):
             n_records += 1
+            self._reports[record.source].records += 1
             if held is not None:
                 held.append(record)
                 if len(held) > size:
@@ -153,7 +171,22 @@ class Ingest:
             stage_seconds={name: self._stages[name] for name in STAGES},
             skipped_files=skipped,
             differing=self._differing,
+            file_reports=list(self._reports.values()),
         )
+
+    def _counting(self, on_error: OnError | None) -> OnError | None:
+        """``on_error`` that also counts each file's refused records (the first read's; the streaming second read
+        passes them over)."""
+        if on_error is None:
+            return None
+
+        def counted(error: ReaderError, text: str) -> None:
+            report = self._reports.get(error.path)
+            if report is not None:
+                report.refused += 1
+            on_error(error, text)
+
+        return counted
 
     def _fresh_run(self, on_error: OnError | None = None) -> None:
         """What one run keeps between its chunks, read from the store as it is now."""
@@ -172,8 +205,10 @@ class Ingest:
             with _timed(spent, "extract"):
                 return self.extract(documents, progress)
 
-        chunk = build_chunk(records, self.store.existing_papers, extract, max_coauthor_byline=self.settings.max_coauthor_byline)
-        self._note_differing(chunk.merged, chunk.known)
+        with _timed(spent, "works"):
+            items = self._papers_of(records)
+        chunk = build_chunk(items, extract, max_coauthor_byline=self.settings.max_coauthor_byline)
+        self._note_differing(chunk.merged)
         batch = chunk.batch
         with _timed(spent, "people"):
             self._assign_people(batch)
@@ -195,20 +230,40 @@ class Ingest:
         )
         return len(chunk.new), len(chunk.known), len(records) - len(chunk.merged)
 
-    def _note_differing(self, merged, existing: set[str]) -> None:
-        """Listings whose id names a paper with another title or abstract (kept as first read): counted, named in
-        the summary, and handed to ``on_error`` (``--rejects``) when there is one."""
-        stored = dict(zip(sorted(existing), self.store.papers_by_ids(sorted(existing)))) if existing else {}
+    def _papers_of(self, records: list[SourceRecord]) -> list:
+        """The work-identity stage (``kg.works``): the chunk's records grouped into papers, new and stored."""
+        from kg.works.resolve import Works
+        from kg.works.stage import papers_of, resolve, source_key
+
+        works = Works(self.store)
+        decisions = resolve(records, works)
+        ids = [pid for pid in dict.fromkeys(d.paper for d in decisions) if works.papers[pid].stored]
+        stored = dict(zip(ids, zip(self.store.papers_by_ids(ids), self.store.sources_of_papers(ids))))
+        had = {(s.file, s.key) for _, sources in stored.values() for s in sources}
+        for d in decisions:
+            report = self._reports.setdefault(d.record.source, FileReport(d.record.source))
+            identity = (d.record.source, source_key(d.record))
+            if identity in had:
+                report.present += 1
+            elif d.why == "first record":
+                report.new += 1
+            else:
+                report.joined += 1
+            had.add(identity)
+        return papers_of(decisions, {pid: (paper, sources) for pid, (paper, sources) in stored.items() if paper is not None})
+
+    def _note_differing(self, merged) -> None:
+        """Listings re-read from a file under one id with another title or abstract (the first is kept): counted,
+        named in the summary, and handed to ``on_error`` (``--rejects``) when there is one."""
         for m in merged:
-            old = stored.get(m.id)
-            for record in ([m.record] if old is not None and not same_text(m.record, old) else []) + m.differing:
+            for record in m.differing:
                 self._differing.append((m.id, record.source, record.line))
                 if self._on_error is not None:
                     self._on_error(
                         ReaderError(
                             record.source,
                             record.line,
-                            f"paper {m.id} is already read with another "
+                            f"paper {m.id} is already read from this file with another "
                             "title or abstract: the first is kept, this listing is not",
                         ),
                         "",

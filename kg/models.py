@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 __all__ = [
     "AREA_SEPARATOR",
     "SourceRecord",
+    "PaperSource",
     "Paper",
     "Author",
     "Authorship",
@@ -46,6 +48,36 @@ class SourceRecord:
     affiliations: tuple[str | None, ...] | None = None  # aligned with authors: each one's institution, if known
     author_ids: tuple[str | None, ...] | None = None  # aligned with authors: a source id (orcid:…, openalex:…, s2:…)
     references: tuple[tuple[str, ...], ...] = ()  # the works it cites, each by its keys (arxiv:…, doi:…, title:…)
+    ids: tuple[str, ...] = ()  # more ids naming the work (openalex:W…, pmid:…, wos:…, scopus:…; kg.works.keys)
+    format: str = ""  # what the reader read it as: "OpenAlex work", "Scopus CSV", "RIS", …
+
+
+@dataclass(frozen=True, slots=True)
+class PaperSource:
+    """One record a paper was read from (``kg.works``): what the reader read it as, where, the record's own
+    id, and why it is this paper; ``fields`` holds, as JSON, what matching and merging read of it."""
+
+    key: str  # the record's own id (or its first typed id, or a hash of its text)
+    format: str
+    file: str
+    line: int
+    why: str  # "first record", "the same doi:…", "matched 0.97 (title, authors, year)", "a correction …"
+    fields: str = "{}"
+
+    @property
+    def data(self) -> dict:
+        return json.loads(self.fields)
+
+    def encode(self) -> str:
+        """One JSON string, as stores keep it."""
+        body = {"key": self.key, "format": self.format, "file": self.file, "line": self.line, "why": self.why}
+        return json.dumps({**body, "fields": json.loads(self.fields)}, ensure_ascii=False, sort_keys=True)
+
+    @classmethod
+    def decode(cls, text: str) -> "PaperSource":
+        d = json.loads(text)
+        fields = json.dumps(d.get("fields", {}), ensure_ascii=False, sort_keys=True)
+        return cls(d["key"], d.get("format", ""), d.get("file", ""), d.get("line", 0), d.get("why", ""), fields)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,23 +15,36 @@ from kg.graph.correction import PeopleCorrection
 from kg.graph.identity import area_chain, make_author, make_institution, paper_id, paper_keys
 from kg.extract.topics import with_stats
 from kg.graph.shares import SharedEdge, stored_norm
-from kg.models import Author, Concept, Institution, Paper, ResearchArea, SourceRecord
+from kg.models import Author, Concept, Institution, Paper, PaperSource, ResearchArea, SourceRecord
 
 if TYPE_CHECKING:  # the graph stage reads extraction output; it never loads spaCy
     from kg.extract.pipeline import ExtractedConcept
 
-__all__ = ["GraphBatch", "MergedRecord", "merge_records", "same_text", "build_batch"]
+__all__ = ["GraphBatch", "MergedRecord", "merge_records", "same_text", "build_batch", "REFERENCES"]
+
+REFERENCES = 100_000  # a paper's n-th source numbers its references from n * REFERENCES: each source's list stays apart
 
 
 @dataclass(slots=True)
 class MergedRecord:
-    """One paper, however many times the input listed it."""
+    """One paper, however many records of it the input holds (``kg.works`` decides which records are one paper).
+
+    ``record`` is what the paper is built from: its first record's byline with the fields merged over its
+    records. A paper stored before the ingest (``stored``) is rewritten only when a record adds a source to it:
+    then ``sources`` holds all of them and ``record`` the fields merged anew.
+    """
 
     id: str
     record: SourceRecord
     areas: list[tuple[str, ...]] = field(default_factory=list)
     keywords: list[str] = field(default_factory=list)
-    differing: list[SourceRecord] = field(default_factory=list)  # later listings under its id with another title or abstract
+    differing: list[SourceRecord] = field(default_factory=list)  # listings re-read from a file with another title or abstract
+    stored: bool = False
+    sources: list[PaperSource] = field(default_factory=list)  # every record of the paper, when this ingest adds one
+    keys: list[str] = field(default_factory=list)  # the keys its new records name it by (None: ``paper_keys``)
+    blocks: list[str] = field(default_factory=list)  # the title blocks its new records add (kg.works.fold)
+    # the references of each new record, beside its place among the paper's sources (numbered apart: ``REFERENCES``)
+    cited: list[tuple[int, tuple[tuple[str, ...], ...]]] = field(default_factory=list)
 
 
 def same_text(a: SourceRecord, b: SourceRecord | Paper) -> bool:
@@ -68,6 +81,10 @@ class GraphBatch:
     known_as: list[tuple[str, str]] = field(default_factory=list)  # paper id, a key references may name it by
     cites: list[tuple[str, str, int]] = field(default_factory=list)  # paper id, a key of a work it cites, which reference
     correction: PeopleCorrection | None = None  # a user's correction of who is who (``kg authors merge/split``)
+    # the sources of each paper it makes or adds a record to, all of them (kg.works): what a store keeps, replaced
+    sources: dict[str, list[PaperSource]] = field(default_factory=dict)
+    updates: list[Paper] = field(default_factory=list)  # stored papers whose merged fields a new source changed
+    blocks: list[tuple[str, str]] = field(default_factory=list)  # paper id, a title block (kg.works.fold)
 
     def every_mention(self) -> list[tuple[str, str, float]]:
         """Key and minor mentions: what shares-concept scoring reads (key ones first)."""
@@ -87,7 +104,7 @@ class GraphBatch:
 
 
 def merge_records(records: Iterable[SourceRecord]) -> list[MergedRecord]:
-    """Fold repeated listings of one paper together, keeping first-seen order.
+    """Fold repeated listings of one paper id together, keeping first-seen order (no matching: ``kg.works`` does that).
 
     The first listing gives the byline and text; later ones add areas and keywords.
     """
@@ -122,7 +139,8 @@ def build_batch(
     items : merged records of this ingest
     concepts : paper id -> its key concepts (only papers in ``new_ids`` need them)
     new_ids : papers the store does not have yet; only they add authorship,
-        mentions and co-author weight, so ingesting twice changes nothing.
+        mentions and co-author weight, so ingesting twice changes nothing. A stored paper that gains a
+        source (``MergedRecord.sources``) is rewritten with its merged fields; its keys and references grow.
     max_coauthor_byline : a paper with more authors than this (a physics collaboration, a large model
         report) links each author to the paper but adds no co-author pairs (they grow with its square).
     known_author_ids : source author ids the store already has -> their author keys. An author
@@ -136,7 +154,13 @@ def build_batch(
             for area in chain:
                 nodes.areas.setdefault(area.path, area)
             batch.in_area.append((item.id, chain[-1].path))
+        batch.blocks.extend((item.id, b) for b in item.blocks)
+        if item.sources:
+            batch.sources[item.id] = list(item.sources)
         if item.id not in new_ids:
+            if item.sources:  # a stored paper gains a record: its merged fields, keys and references
+                batch.updates.append(_paper(item))
+                _add_citations(item, batch)
             continue
         batch.papers.append(_paper(item))
         _add_citations(item, batch)
@@ -187,9 +211,12 @@ def _paper(item: MergedRecord) -> Paper:
 
 def _add_citations(item: MergedRecord, batch: GraphBatch) -> None:
     """The keys a new paper is known by, and the keys of each work it cites (``n``: which reference)."""
-    own = paper_keys(item.record, item.id)
+    own = list(dict.fromkeys([item.id, *item.keys])) if item.keys else paper_keys(item.record, item.id)
     batch.known_as.extend((item.id, k) for k in own)
-    batch.cites.extend((item.id, k, n) for n, keys in enumerate(item.record.references) for k in keys if k not in own)
+    for source, references in item.cited or [(0, item.record.references)]:
+        batch.cites.extend(
+            (item.id, k, source * REFERENCES + n) for n, keys in enumerate(references) for k in keys if k not in own
+        )
 
 
 def _add_byline(item: MergedRecord, batch: GraphBatch, nodes: _Nodes) -> list[str]:

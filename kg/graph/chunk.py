@@ -1,21 +1,20 @@
-"""One chunk of listings as a graph batch: the step the single-machine ingest and the Spark stages share.
+"""One chunk of papers as a graph batch: the step the single-machine ingest and the Spark stages share.
 
-A chunk's records are merged (a paper listed twice is one paper), the papers the store does not hold
-yet have their concepts extracted, and the batch gets its nodes, edges and topic signatures. What
-comes after differs by engine and is not here: the single-machine ingest then decides who is who
-and links the new papers against the store (``kg.ingest``); Spark does both over the whole corpus,
-a name block and a concept block at a time (``kg.spark``).
+A chunk's records come grouped into papers (``kg.works`` decides which records are one paper), the
+papers the store does not hold yet have their concepts extracted, and the batch gets its nodes, edges
+and topic signatures. What comes after differs by engine and is not here: the single-machine ingest
+then decides who is who and links the new papers against the store (``kg.ingest``); Spark does both
+over the whole corpus, a name block and a concept block at a time (``kg.spark``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from kg.extract.pipeline import DocumentInput, ExtractedConcept
 from kg.extract.topics import paper_topics
-from kg.graph.build import GraphBatch, MergedRecord, build_batch, merge_records
-from kg.models import SourceRecord
+from kg.graph.build import GraphBatch, MergedRecord, build_batch
 
 __all__ = ["Chunk", "build_chunk"]
 
@@ -34,8 +33,7 @@ class Chunk:
 
 
 def build_chunk(
-    records: Iterable[SourceRecord],
-    known_of: Callable[[list[str]], set[str]],
+    merged: Sequence[MergedRecord],
     extract: Extract,
     *,
     max_coauthor_byline: int,
@@ -43,13 +41,13 @@ def build_chunk(
 ) -> Chunk:
     """The chunk's batch, keyed by name (the people stage keys it by person) and without shares-concept edges.
 
-    ``known_of`` answers which of the chunk's paper ids are already stored, or listed in an earlier
-    chunk: for those the chunk adds only what their listings add (areas, ids). ``extract`` is called
-    once, with the new papers only.
+    A paper stored already, or made by an earlier chunk (``MergedRecord.stored``), gains only what its
+    records add (areas, sources, ids, references, merged fields). ``extract`` is called once, with the new
+    papers only.
     """
-    merged = merge_records(records)
-    known = known_of([m.id for m in merged])
-    new = [m for m in merged if m.id not in known]
+    merged = list(merged)
+    known = {m.id for m in merged if m.stored}
+    new = [m for m in merged if not m.stored]
     documents = [DocumentInput(m.record.abstract, tuple(m.keywords), m.record.title or "") for m in new]
     found = extract(documents, new) if new else []
     batch = build_batch(

@@ -16,6 +16,7 @@ import numpy as np
 
 __all__ = ["Trees"]
 
+FEW = 64  # rows evaluated by walking every tree at once (``Trees._raw_few``)
 _FIELDS = ("feature", "threshold", "missing_left", "left", "right", "leaf", "value", "roots")
 
 
@@ -80,9 +81,32 @@ class Trees:
 
     def raw(self, rows: np.ndarray, *, block: int = 16384) -> np.ndarray:
         """The ensemble's log-odds for each row of features (rows taken ``block`` at a time, so that the
-        arrays each step reads stay in the processor's cache)."""
+        arrays each step reads stay in the processor's cache; a few rows walk every tree at once)."""
         rows = np.ascontiguousarray(rows, dtype=np.float64)
+        if len(rows) <= FEW:
+            return self._raw_few(rows)
         return np.concatenate([self._raw(rows[i : i + block]) for i in range(0, len(rows), block)] or [np.zeros(0)])
+
+    def _raw_few(self, rows: np.ndarray) -> np.ndarray:
+        """Every tree walked at once, one level a step, as many steps as the deepest tree: for a few rows this is a
+        handful of array operations where ``_raw`` takes some per tree. Tree values are added in tree order, as there."""
+        features, thresholds, children, depths = self._walk
+        n, width = rows.shape
+        node = np.tile(self.roots.astype(np.intp), (n, 1))  # (row, tree)
+        starts = (np.arange(n, dtype=np.intp) * width)[:, None]
+        flat = rows.ravel()
+        missing = bool(np.isnan(flat).any())
+        for _ in range(max(depths, default=0)):
+            x = flat[starts + features[node]]
+            left = x <= thresholds[node]
+            if missing:
+                left |= np.isnan(x) & self.missing_left[node]
+            node = children[2 * node + ~left]
+        values = self.value[node]
+        out = np.full(n, self.baseline)
+        for t in range(values.shape[1]):
+            out += values[:, t]
+        return out
 
     def _raw(self, rows: np.ndarray) -> np.ndarray:
         """Each tree walks every row one level a step, as many steps as the tree is deep; a leaf is its own

@@ -24,6 +24,7 @@ from kg.models import (
     Institution,
     Page,
     Paper,
+    PaperSource,
     Reference,
     RelatedConcept,
     RelatedPaper,
@@ -34,6 +35,8 @@ from kg.models import (
 )
 
 from kg.store.reads import Read, read_level_by_level
+from kg.works.features import Signature
+from kg.works.merge import filled, source_signature
 from kg.store.shapes import (  # noqa: F401  (re-exported: the interface speaks in them)
     COAUTHORS_FIRST,
     EVERY_MENTION,
@@ -84,6 +87,12 @@ class BatchedReads(ABC):
     @abstractmethod
     def authorships_of_papers(self, ids: Sequence[str]) -> list[list[Authorship]]:
         """Each paper's byline, in order: the name as written, the person, the affiliation and source id there."""
+
+    @abstractmethod
+    def sources_of_papers(self, ids: Sequence[str]) -> list[list[PaperSource]]:
+        """Each paper's records as stored, in the order they joined it (``kg.works``; [] for a paper stored before
+        kg kept sources). A paper of one source keeps that source's title, abstract … on itself only
+        (``kg.works.merge.filled`` reads them back)."""
 
     @abstractmethod
     def references_of_papers(self, ids: Sequence[str]) -> list[list[Reference]]:
@@ -234,6 +243,28 @@ class Store(BatchedReads):
 
     @abstractmethod
     def existing_papers(self, ids: Sequence[str]) -> set[str]: ...
+
+    @abstractmethod
+    def papers_known_by(self, keys: Sequence[str]) -> dict[str, str]:
+        """The paper each key names (an id, DOI, arXiv id … a record of it carried; the smallest id if several),
+        keys no paper holds left out: what ``kg.works`` treats as hard evidence."""
+
+    @abstractmethod
+    def papers_in_blocks(self, blocks: Sequence[str]) -> dict[str, list[str]]:
+        """The papers whose records' titles fall in each block (``kg.works.fold.title_blocks``), by id; empty
+        blocks left out."""
+
+    def work_records(self, ids: Sequence[str]) -> dict[str, list[tuple[list[str], Signature]]]:
+        """What matching compares of each stored paper: for each of its records, the keys it carried and its
+        signature (a paper stored before kg kept sources: its own fields, no keys)."""
+        out: dict[str, list[tuple[list[str], Signature]]] = {}
+        for paper, sources in zip(self.papers_by_ids(ids), self.sources_of_papers(ids)):
+            if paper is None:
+                continue
+            if not sources:
+                sources = [PaperSource(paper.id, "", "", 0, "")]
+            out[paper.id] = [(s.data.get("keys") or [], source_signature(s)) for s in filled(sources, paper)]
+        return out
 
     @abstractmethod
     def papers_with_concepts(self, keys: Sequence[str]) -> dict[str, list[Posting]]:

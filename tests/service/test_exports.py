@@ -61,9 +61,13 @@ def test_ris_and_arxiv_atom():
 
 def test_a_folder_of_exports_ingests_and_one_paper_from_two_exports_is_one_paper(service, tmp_path):
     summary = service.ingest([EXPORTS])
-    assert summary.records == 15 and summary.papers_added == 14 and summary.skipped_files == []
-    [lstm] = service.store.papers_by_ids(["doi:10.1162/neco.1997.9.8.1735"])  # in scopus.csv and in zotero.ris
+    assert summary.records == 15 and summary.papers_added == 13 and summary.skipped_files == []
+    [lstm] = service.store.papers_by_ids(["doi:10.1162/neco.1997.9.8.1735"])  # in scopus.csv and in zotero.ris (one DOI)
     assert lstm is not None and lstm.title == "Long Short-Term Memory"
+    # Adam in openalex-page.json (arXiv's DOI) and in savedrecs.txt (no DOI): one paper, matched on title, authors, year
+    [adam] = service.store.sources_of_papers(["arxiv:1412.6980"])
+    assert sorted(s.file.rsplit("/", 1)[-1] for s in adam) == ["openalex-page.json", "savedrecs.txt"]
+    assert adam[1].why.startswith("matched") and "title" in adam[1].why
     folder = tmp_path / "downloads"
     folder.mkdir()
     (folder / "notes.docx").write_bytes(b"PK")

@@ -155,11 +155,29 @@ def test_a_listing_that_changes_a_known_paper_is_reported_not_dropped_silently(s
     first = write_jsonl(tmp_path / "a.jsonl", [paper(1), paper(1, title="Paper 1, retitled"), paper(2)])
     summary = service.ingest([first])
     assert summary.papers_added == 2 and summary.differing == [("p1", str(first), 2)]
-    again = write_jsonl(tmp_path / "b.jsonl", [paper(2, abstract="Another abstract altogether."), paper(3)])
+    first.write_text(first.read_text().replace("molecule number 2.", "molecule number 2, edited."))  # the file changed
     rejected = []
-    summary = service.ingest([again], on_error=lambda error, text: rejected.append(str(error)))
-    assert summary.differing == [("p2", str(again), 1)] and summary.papers_added == 1
-    assert rejected == [
-        f"{again}:1: paper p2 is already read with another title or abstract: the first is kept, this listing is not"
-    ]
+    summary = service.ingest([first], on_error=lambda error, text: rejected.append(str(error)))
+    assert summary.differing == [("p1", str(first), 2), ("p2", str(first), 3)] and summary.papers_added == 0
+    assert rejected[-1] == (
+        f"{first}:3: paper p2 is already read from this file with another title or abstract: the first is kept, "
+        "this listing is not"
+    )
     assert service.store.papers_by_ids(["p2"])[0].abstract == paper(2)["abstract"]  # the first is kept
+
+
+def test_another_file_with_a_known_id_is_another_source_of_that_paper(service, tmp_path):
+    first = write_jsonl(tmp_path / "a.jsonl", [paper(2)])
+    service.ingest([first])
+    fuller = paper(2, abstract=paper(2)["abstract"] + " It scales to large molecules.", year=2019)
+    again = write_jsonl(tmp_path / "b.jsonl", [fuller, paper(3)])
+    summary = service.ingest([again])
+    assert summary.differing == [] and summary.papers_added == 1
+    [report] = summary.file_reports
+    assert (report.records, report.new, report.joined, report.present) == (2, 1, 1, 0)
+    [p2] = service.store.papers_by_ids(["p2"])
+    assert p2.abstract == fuller["abstract"] and p2.year == 2019  # the fuller abstract; the only year
+    assert [(s.file, s.why) for s in service.store.sources_of_papers(["p2"])[0]] == [
+        (str(first), "first record"),
+        (str(again), "the same record id p2"),
+    ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import heapq
 from collections import Counter
 
-from kg.models import Authorship, Coauthor, Institution, RelatedConcept, RelatedPaper
+from kg.models import Authorship, Coauthor, Institution, PaperSource, RelatedConcept, RelatedPaper
 from kg.store.base import RELATED_CONCEPTS_SAMPLE, RELATED_LIMIT, references_from
 from kg.store.embedded.graph import GraphView, node_id
 
@@ -43,6 +43,11 @@ class EmbeddedBatchedReads(GraphView):
             ]
             for pid in ids
         ]
+
+    def sources_of_papers(self, ids):
+        nodes = self.graph.nodes
+        found = (nodes.get(node_id("paper", pid)) for pid in ids)
+        return [[PaperSource.decode(s) for s in d.get("sources", ())] if d else [] for d in found]
 
     def references_of_papers(self, ids):
         out = []

@@ -39,6 +39,7 @@ def apply_batch(g: nx.DiGraph, batch: GraphBatch) -> None:
             citations=p.citations,
             topic=p.topic,
         )
+    _add_sources(g, batch)
     _add_people_and_areas(g, batch)
     _add_concepts(g, batch)
     for narrow, broad in batch.broader:
@@ -66,6 +67,21 @@ def apply_batch(g: nx.DiGraph, batch: GraphBatch) -> None:
     _add_citations(g, batch)
     if batch.correction is not None:
         apply_correction(g, batch.correction)
+
+
+def _add_sources(g: nx.DiGraph, batch: GraphBatch) -> None:
+    """Each paper's sources (all of them, replaced), the merged fields of stored papers a source changed, and the
+    title blocks of new records (``kg.works``)."""
+    for p in batch.updates:
+        g.nodes[node_id("paper", p.id)].update(
+            title=p.title, label=p.label, abstract=p.abstract, venue=p.venue, year=p.year, citations=p.citations
+        )
+    for pid, sources in batch.sources.items():
+        g.nodes[node_id("paper", pid)]["sources"] = tuple(s.encode() for s in sources)
+    for pid, block in batch.blocks:
+        d = g.nodes[node_id("paper", pid)]
+        if block not in d.get("blocks", ()):
+            d["blocks"] = (*d.get("blocks", ()), block)
 
 
 def _add_people_and_areas(g: nx.DiGraph, batch: GraphBatch) -> None:
@@ -169,6 +185,9 @@ def adds_anything(g: nx.DiGraph, batch: GraphBatch) -> bool:
         or batch.shared
         or batch.affiliated
         or batch.author_ids
+        or batch.sources
+        or batch.updates
+        or batch.blocks
     ):
         return True
     if any(node_id("area", a.path) not in g for a in batch.areas):

@@ -35,7 +35,7 @@ import networkx as nx
 from kg.errors import StoreError
 from kg.graph.build import GraphBatch
 from kg.graph.correction import PeopleCorrection
-from kg.models import Author, Concept, Institution, Paper, ResearchArea
+from kg.models import Author, Concept, Institution, Paper, PaperSource, ResearchArea
 
 __all__ = ["FORMAT_VERSION", "GraphLog", "batch_to_json", "batch_from_json"]
 
@@ -47,10 +47,7 @@ STALE_SECONDS = 3600  # a temporary or unnamed batch file this old is what a kil
 def batch_to_json(batch: GraphBatch) -> dict:
     """A batch as plain JSON rows (positional, to keep files and load time small)."""
     return {
-        "papers": [
-            [p.id, p.title, p.label, p.abstract, p.venue, p.year, p.authors_truncated, p.concept_norm, p.citations, p.topic]
-            for p in batch.papers
-        ],
+        "papers": [_paper_row(p) for p in batch.papers],
         "authors": [[a.key, a.name, a.block, a.profile] if a.block else [a.key, a.name] for a in batch.authors],
         "areas": [[a.path, a.name, a.parent] for a in batch.areas],
         "concepts": [[c.key, c.name, list(c.aliases), c.broader] for c in batch.concepts],
@@ -64,9 +61,20 @@ def batch_to_json(batch: GraphBatch) -> dict:
         "institutions": [[i.key, i.name] for i in batch.institutions],
         "affiliated": [[a, i, n] for (a, i), n in batch.affiliated.items()],
         "author_ids": batch.author_ids,
-        **({"known_as": [list(r) for r in batch.known_as], "cites": [list(r) for r in batch.cites]} if batch.known_as else {}),
+        **(
+            {"known_as": [list(r) for r in batch.known_as], "cites": [list(r) for r in batch.cites]}
+            if batch.known_as or batch.cites
+            else {}
+        ),
         **({"correction": batch.correction.to_json()} if batch.correction is not None else {}),
+        **({"sources": {pid: [s.encode() for s in ss] for pid, ss in batch.sources.items()}} if batch.sources else {}),
+        **({"updates": [_paper_row(p) for p in batch.updates]} if batch.updates else {}),
+        **({"blocks": [list(row) for row in batch.blocks]} if batch.blocks else {}),
     }
+
+
+def _paper_row(p: Paper) -> list:
+    return [p.id, p.title, p.label, p.abstract, p.venue, p.year, p.authors_truncated, p.concept_norm, p.citations, p.topic]
 
 
 def batch_from_json(obj: dict) -> GraphBatch:
@@ -88,6 +96,9 @@ def batch_from_json(obj: dict) -> GraphBatch:
         known_as=[tuple(r) for r in obj.get("known_as", ())],
         cites=[tuple(r) for r in obj.get("cites", ())],
         correction=PeopleCorrection.from_json(obj["correction"]) if "correction" in obj else None,
+        sources={pid: [PaperSource.decode(s) for s in ss] for pid, ss in obj.get("sources", {}).items()},
+        updates=[Paper(*row) for row in obj.get("updates", ())],
+        blocks=[tuple(row) for row in obj.get("blocks", ())],
     )
 
 

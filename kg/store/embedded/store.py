@@ -178,6 +178,27 @@ class EmbeddedStore(Lookups, YearReads, EmbeddedBatchedReads, Store):
     def existing_papers(self, ids: Sequence[str]) -> set[str]:
         return {i for i in ids if node_id("paper", i) in self.graph}
 
+    def papers_known_by(self, keys: Sequence[str]) -> dict[str, str]:
+        g, out = self.graph, {}
+        for key in keys:
+            ref = node_id("ref", key)
+            if ref in g:
+                papers = [g.nodes[p]["id"] for p, _ in self._in(ref, "KNOWN_AS")]
+                if papers:
+                    out[key] = min(papers)
+        return out
+
+    def papers_in_blocks(self, blocks: Sequence[str]) -> dict[str, list[str]]:
+        index = self._cached("work_blocks", self._work_blocks)
+        return {b: list(index[b]) for b in blocks if b in index}
+
+    def _work_blocks(self) -> dict[str, list[str]]:
+        index: dict[str, list[str]] = {}
+        for _, d in self._nodes("paper"):
+            for block in d.get("blocks", ()):
+                index.setdefault(block, []).append(d["id"])
+        return index
+
     def author_keys_of_ids(self, ids: Sequence[str]) -> dict[str, str]:
         known = self.graph.graph.get("author_ids", {})
         return {i: known[i] for i in ids if i in known}

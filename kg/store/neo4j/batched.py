@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import neo4j
 
-from kg.models import Authorship, Coauthor, Institution, RelatedConcept, RelatedPaper
+from kg.models import Authorship, Coauthor, Institution, PaperSource, RelatedConcept, RelatedPaper
 from kg import deadline
 from kg.store.base import RELATED_CONCEPTS_SAMPLE, references_from
 from kg.store.neo4j import queries as cypher
@@ -78,6 +78,10 @@ class Neo4jBatchedReads:
             "id",
             lambda r: Authorship(r["id"], r["position"], r["written"], cypher.author_of(r), r["place"], r["source_id"]),
         )
+
+    def sources_of_papers(self, ids):
+        found = {r["id"]: r["sources"] for r in self._read(cypher.SOURCES_OF_PAPERS, ids=list(dict.fromkeys(ids)))}
+        return [[PaperSource.decode(s) for s in found.get(pid, ())] for pid in ids]
 
     def references_of_papers(self, ids):
         return [

@@ -64,6 +64,11 @@ PEOPLE_IN_BLOCKS: LiteralString = (
     "MATCH (a:Author) WHERE a.block IN $blocks RETURN a.key AS key, a.name AS name, a.block AS block, a.profile AS profile"
 )
 EXISTING_PAPERS: LiteralString = "UNWIND $ids AS id MATCH (p:Paper {id: id}) RETURN p.id AS id"
+PAPERS_KNOWN_BY: LiteralString = "UNWIND $keys AS k MATCH (:Ref {key: k})<-[:KNOWN_AS]-(p:Paper) RETURN k AS key, min(p.id) AS id"
+PAPERS_IN_BLOCKS: LiteralString = (
+    "UNWIND $blocks AS b MATCH (:WorkBlock {key: b})<-[:IN_BLOCK]-(p:Paper) RETURN b AS block, collect(p.id) AS ids"
+)
+SOURCES_OF_PAPERS: LiteralString = "UNWIND $ids AS id MATCH (p:Paper {id: id}) RETURN id, coalesce(p.sources, []) AS sources"
 PAPERS_WITH_CONCEPTS: LiteralString = """
 UNWIND $keys AS k
 MATCH (c:Concept {key: k})<-[m:MENTIONS]-(p:Paper)

@@ -21,7 +21,20 @@ UNWIND $rows AS row
 MERGE (p:Paper {id: row.id})
 ON CREATE SET p.title = row.title, p.label = row.label, p.abstract = row.abstract,
               p.venue = row.venue, p.year = row.year, p.authors_truncated = row.authors_truncated,
-              p.concept_norm = row.concept_norm, p.citations = row.citations, p.topic = row.topic
+              p.concept_norm = row.concept_norm, p.citations = row.citations, p.topic = row.topic,
+              p.sources = row.sources
+"""
+UPDATE_PAPERS: LiteralString = """
+UNWIND $rows AS row
+MATCH (p:Paper {id: row.id})
+SET p.title = row.title, p.label = row.label, p.abstract = row.abstract, p.venue = row.venue, p.year = row.year,
+    p.citations = row.citations, p.sources = row.sources
+"""
+MERGE_BLOCKS: LiteralString = """
+UNWIND $rows AS row
+MATCH (p:Paper {id: row.paper})
+MERGE (b:WorkBlock {key: row.key})
+MERGE (p)-[:IN_BLOCK]->(b)
 """
 MERGE_AUTHORS: LiteralString = """
 UNWIND $rows AS row
@@ -177,6 +190,8 @@ MATCH (l:KgIngestLock {name: 'ingest'}) WHERE l.holder = $holder REMOVE l.holder
 
 WRITES: tuple[tuple[str, LiteralString], ...] = (
     ("papers", MERGE_PAPERS),
+    ("paper_updates", UPDATE_PAPERS),
+    ("blocks", MERGE_BLOCKS),
     ("authors", MERGE_AUTHORS),
     ("areas", MERGE_AREAS),
     ("concepts", MERGE_CONCEPTS),
@@ -234,9 +249,24 @@ def batch_rows(batch: GraphBatch) -> dict[str, list[dict]]:
                 "concept_norm": p.concept_norm,
                 "citations": p.citations,
                 "topic": p.topic,
+                "sources": [s.encode() for s in batch.sources.get(p.id, ())],
             }
             for p in batch.papers
         ],
+        "paper_updates": [
+            {
+                "id": p.id,
+                "title": p.title,
+                "label": p.label,
+                "abstract": p.abstract,
+                "venue": p.venue,
+                "year": p.year,
+                "citations": p.citations,
+                "sources": [s.encode() for s in batch.sources.get(p.id, ())],
+            }
+            for p in batch.updates
+        ],
+        "blocks": [{"paper": p, "key": k} for p, k in batch.blocks],
         "authors": [{"key": a.key, "name": a.name, "block": a.block or None, "profile": a.profile or None} for a in people],
         "areas": [
             {"path": a.path, "name": a.name, "parent": a.parent, "top": a.path.split(AREA_SEPARATOR)[0]} for a in batch.areas

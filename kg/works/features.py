@@ -1,0 +1,163 @@
+"""What two bibliographic records have in common, as numbers a learned model weighs (``FEATURES``).
+
+A record is compared through its ``Signature``: the folded title words, the authors' surnames and
+first initials, the year, the venue's words and the first words of its abstract. Every feature is
+symmetric in the two records; a missing field gives NaN (the model learns what missing means).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kg.works.fold import STOPWORDS, acronym, folded_title, initial, surname, title_words, venue_words
+
+__all__ = ["Signature", "signature", "signature_of", "features", "numbers", "venue_kind", "FEATURES"]
+
+ABSTRACT_WORDS = 60  # the first words of an abstract a signature keeps (enough to tell two texts apart)
+
+FEATURES = (
+    "title_jaccard",  # folded title words, |A ∩ B| / |A ∪ B|
+    "title_containment",  # |A ∩ B| / the shorter title's words: a catalogue's junk around a title
+    "title_trigrams",  # the folded titles' character trigrams (spaces out: words run together still meet), Dice
+    "title_equal",  # the folded titles are one
+    "title_length_ratio",  # the shorter title's words over the longer's
+    "title_numbers_differ",  # a number in one title and not the other ('part 2', 'ii', a year)
+    "content_missing",  # content words of the shorter title missing from the other
+    "authors_jaccard",  # surnames
+    "first_author_equal",  # the first surname of each
+    "authors_min",  # the shorter byline's length (0: a record without authors)
+    "initials_conflict",  # surnames in common whose first initials differ
+    "author_in_title",  # a surname of one record inside the other's title (a catalogue ran the byline in)
+    "year_gap",  # |year - year| (NaN when either is missing)
+    "venue_jaccard",  # venue words
+    "venue_acronym",  # one venue's acronym is a word of the other ('vldb', 'very large data bases')
+    "venue_prefix",  # the shorter venue's words that begin a word of the other ('acm trans database syst'), a share
+    "venue_kind",  # both venues of one kind (journal, proceedings): 1, of two: 0, unknown: NaN
+    "abstract_jaccard",  # the first words of both abstracts (NaN unless both have one)
+)
+
+_NUMBER = re.compile(r"^(?:\d+|ii|iii|iv|vi|vii|viii|ix|xi)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Signature:
+    """A record as matching sees it."""
+
+    words: tuple[str, ...]
+    title: str  # the folded title
+    surnames: tuple[str, ...]
+    initials: tuple[str, ...]
+    year: int | None
+    venue: tuple[str, ...]
+    abstract: frozenset[str]
+    trigrams: frozenset[str] = frozenset()  # of the title, spaces out (``_trigrams``)
+
+    def people(self) -> list[str]:
+        """Each author as a source keeps them: the surname and the first initial ('hochreiter s')."""
+        return [f"{s} {i}".rstrip() for s, i in zip(self.surnames, self.initials)]
+
+
+def signature(title: str | None, authors: Sequence[str], year: int | None, venue: str | None, abstract: str | None) -> Signature:
+    """The signature of one record's fields."""
+    names = [a for a in authors if surname(a)]
+    return signature_of(title, [f"{surname(a)} {initial(a)}".rstrip() for a in names], year, venue, abstract)
+
+
+def signature_of(
+    title: str | None, people: Sequence[str], year: int | None, venue: str | None, abstract: str | None
+) -> Signature:
+    """The signature of a record's fields, its authors as ``Signature.people`` gives them."""
+    words = title_words(title)
+    abstract_words = folded_title(" ".join((abstract or "").split()[:ABSTRACT_WORDS])).split()
+    split = [p.split(" ") for p in people]
+    return Signature(
+        words,
+        " ".join(words),
+        tuple(p[0] for p in split),
+        tuple(p[1] if len(p) > 1 else "" for p in split),
+        year,
+        venue_words(venue),
+        frozenset(w for w in abstract_words if w not in STOPWORDS),
+        _trigrams(" ".join(words)),
+    )
+
+
+def _trigrams(title: str) -> frozenset[str]:
+    text = title.replace(" ", "")
+    return frozenset(text[i : i + 3] for i in range(len(text) - 2))
+
+
+_JOURNAL = frozenset({"journal", "trans", "transactions", "letters", "review", "magazine", "record", "bulletin"})
+_PROCEEDINGS = frozenset({"conference", "conf", "proc", "proceedings", "symposium", "workshop", "sigmod", "vldb", "icde"})
+
+
+def venue_kind(words: tuple[str, ...]) -> str:
+    """'journal', 'proceedings' or '' (unknown) for a venue's words ('vldb j.' is a journal, 'vldb' proceedings).
+
+    >>> venue_kind(("vldb", "j")), venue_kind(("vldb",)), venue_kind(("acm", "trans", "database", "syst")), venue_kind(())
+    ('journal', 'proceedings', 'journal', '')
+    """
+    found = set(words)
+    if found & _JOURNAL or (words and words[-1] == "j"):
+        return "journal"
+    return "proceedings" if found & _PROCEEDINGS else ""
+
+
+def _prefixed(a: tuple[str, ...], b: tuple[str, ...]) -> float:
+    """The share of the shorter venue's words (two letters or more) that begin some word of the other."""
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    words = [w for w in short if len(w) > 1]
+    return sum(1 for w in words if any(o.startswith(w) for o in long_)) / len(words) if words else math.nan
+
+
+def numbers(words) -> set[str]:
+    """The numbers of a title's words, Roman numerals from 2 on included ('part ii')."""
+    return {w for w in words if _NUMBER.match(w)}
+
+
+def _jaccard(a, b) -> float:
+    a, b = set(a), set(b)
+    return len(a & b) / len(a | b) if a or b else math.nan
+
+
+def features(a: Signature, b: Signature) -> list[float]:
+    """The values of ``FEATURES`` for one pair of records (symmetric)."""
+    wa, wb = set(a.words), set(b.words)
+    short, long_ = (wa, wb) if len(wa) <= len(wb) else (wb, wa)
+    common = wa & wb
+    ta, tb = a.trigrams, b.trigrams
+    trigrams = 2 * len(ta & tb) / (len(ta) + len(tb)) if ta and tb else math.nan
+    numbers_a, numbers_b = numbers(a.words), numbers(b.words)
+    content_short = {w for w in short if w not in STOPWORDS}
+    sa, sb = set(a.surnames), set(b.surnames)
+    shared = sa & sb
+    ia = dict(zip(a.surnames, a.initials))
+    ib = dict(zip(b.surnames, b.initials))
+    conflicts = sum(1 for s in shared if ia.get(s) and ib.get(s) and ia[s] != ib[s])
+    in_title = bool((sa - STOPWORDS) & wb) or bool((sb - STOPWORDS) & wa)
+    va, vb = set(a.venue), set(b.venue)
+    ka, kb = venue_kind(a.venue), venue_kind(b.venue)
+    acr = (acronym(a.venue) and acronym(a.venue) in vb) or (acronym(b.venue) and acronym(b.venue) in va)
+    return [
+        len(common) / len(wa | wb) if wa or wb else math.nan,
+        len(short & long_) / len(short) if short else math.nan,
+        trigrams,
+        float(bool(a.title) and a.title == b.title),
+        len(short) / len(long_) if long_ else math.nan,
+        float(numbers_a != numbers_b),
+        float(len(content_short - long_)),
+        _jaccard(sa, sb) if sa and sb else math.nan,
+        float(a.surnames[0] == b.surnames[0]) if a.surnames and b.surnames else math.nan,
+        float(min(len(a.surnames), len(b.surnames))),
+        float(conflicts),
+        float(in_title),
+        float(abs(a.year - b.year)) if a.year is not None and b.year is not None else math.nan,
+        _jaccard(va, vb) if va and vb else math.nan,
+        float(bool(acr)) if va and vb else math.nan,
+        _prefixed(a.venue, b.venue) if va and vb else math.nan,
+        float(ka == kb) if ka and kb else math.nan,
+        _jaccard(a.abstract, b.abstract) if a.abstract and b.abstract else math.nan,
+    ]

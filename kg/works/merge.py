@@ -1,0 +1,147 @@
+"""A paper's fields from its records, by fixed rules, so that no file order changes them.
+
+Each record a paper was read from is kept as a ``PaperSource`` (its format, file, line, id, why it
+joined, and the fields it gave). The paper's own fields are a function of that set alone:
+
+- **title** and **venue**: the published version's (a record with a venue that is no preprint
+  server, or a journal's DOI) over a preprint's; among equals, the title without markup and in
+  mixed case, then the longest;
+- **abstract**: the fullest, publisher boilerplate (``©`` lines) removed;
+- **year**: the earliest; **citations**: the largest count a source reports;
+- **ids**, **references**, **keywords**: the union (written as the record comes: ``kg.graph.build``).
+
+The byline stays the first record's (the people stage decided who is on it).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from kg.models import Paper, PaperSource, SourceRecord
+from kg.works.features import Signature, signature_of
+
+__all__ = ["source_of", "fields_of", "merged_record", "strip_boilerplate", "filled", "slim", "source_signature", "Fields"]
+
+_PREPRINT_VENUE = re.compile(r"\b(?:arxiv|biorxiv|medrxiv|ssrn|preprints?|corr|research square|techrxiv|osf)\b", re.I)
+_PREPRINT_FORMAT = re.compile(r"arxiv", re.I)
+_BOILERPLATE = re.compile(
+    r"(?:\s*(?:©|\(c\)|copyright\b)[^\n]*?(?:\d{4}|rights reserved|the authors?|elsevier|springer|ieee|acm|wiley|"
+    r"published by|licen[cs]ee?)[^\n]*$)+",
+    re.I,
+)
+_MARKUP = re.compile(r"[{}$\\<>]")
+
+Fields = dict  # title, venue, year, abstract, citations
+
+
+def strip_boilerplate(abstract: str | None) -> str:
+    """An abstract without the publisher's copyright lines at its end.
+
+    >>> strip_boilerplate("We learn things. © 2018 by the author(s).")
+    'We learn things.'
+    >>> strip_boilerplate("A study.\\nCopyright © 2020 Elsevier B.V. All rights reserved.")
+    'A study.'
+    >>> strip_boilerplate("The (c) term of the expansion.")
+    'The (c) term of the expansion.'
+    """
+    text = (abstract or "").strip()
+    return _BOILERPLATE.sub("", text).strip()
+
+
+def _published(f: dict) -> int:
+    """2: a journal's or proceedings' DOI; 1: a venue that is no preprint server; 0: a preprint (or nothing known)."""
+    doi = f.get("doi") or ""
+    if doi and not doi.startswith(("10.48550/", "10.1101/", "10.2139/", "10.31219/", "10.20944/", "10.21203/")):
+        return 2
+    venue = f.get("venue") or ""
+    if venue and not _PREPRINT_VENUE.search(venue) and not _PREPRINT_FORMAT.search(f.get("format") or ""):
+        return 1
+    return 0
+
+
+def _title_rank(f: dict) -> tuple:
+    title = f.get("title") or ""
+    return (_published(f), not _MARKUP.search(title), not (title.islower() or title.isupper()), len(title), title)
+
+
+_OWN = ("title", "venue", "year", "citations", "abstract")  # what a paper of one source keeps on itself only
+
+
+def source_of(record: SourceRecord, key: str, why: str, keys: Sequence[str], people: Sequence[str]) -> PaperSource:
+    """A record as its paper keeps it (``people``: its authors as ``Signature.people`` gives them)."""
+    fields = {
+        "keys": list(keys),
+        "people": list(people),
+        "doi": record.doi,
+        "title": record.title,
+        "venue": record.venue,
+        "year": record.year,
+        "citations": record.citations,
+        "abstract": strip_boilerplate(record.abstract) or None,
+    }
+    return PaperSource(key, record.format, record.source, record.line, why, _dumps(fields))
+
+
+def _dumps(fields: dict) -> str:
+    return json.dumps(fields, ensure_ascii=False, sort_keys=True)
+
+
+def filled(sources: Sequence[PaperSource], paper: Paper) -> list[PaperSource]:
+    """A paper's sources with every field each gave: a paper of one source keeps that source's title, venue, year,
+    citations and abstract on itself only (``slim``), and they are read back from it."""
+    if len(sources) != 1 or "title" in sources[0].data:
+        return list(sources)
+    own = {"title": paper.title, "venue": paper.venue, "year": paper.year, "citations": paper.citations}
+    return [replace(sources[0], fields=_dumps({**sources[0].data, **own, "abstract": paper.abstract or None}))]
+
+
+def slim(sources: Sequence[PaperSource]) -> list[PaperSource]:
+    """What a store keeps: a paper of one source keeps no second copy of the fields it has from it."""
+    if len(sources) != 1:
+        return list(sources)
+    return [replace(sources[0], fields=_dumps({k: v for k, v in sources[0].data.items() if k not in _OWN}))]
+
+
+def source_signature(source: PaperSource) -> Signature:
+    """What matching compares of a source (filled: ``filled``)."""
+    f = source.data
+    return signature_of(f.get("title"), f.get("people") or (), f.get("year"), f.get("venue"), f.get("abstract"))
+
+
+def fields_of(sources: Iterable[PaperSource]) -> Fields:
+    """The paper's title, venue, year, abstract and citation count from its sources (each with its abstract)."""
+    data = [{**s.data, "format": s.format} for s in sources]
+    titled = [f for f in data if f.get("title")]
+    best = max(titled, key=_title_rank) if titled else None
+    with_venue = [f for f in data if f.get("venue")]
+    venue = max(with_venue, key=lambda f: (_published(f), f["venue"]))["venue"] if with_venue else None
+    years = [f["year"] for f in data if f.get("year") is not None]
+    abstracts = [f["abstract"] for f in data if f.get("abstract")]
+    counts = [f["citations"] for f in data if f.get("citations") is not None]
+    return {
+        "title": best["title"] if best else None,
+        "venue": venue,
+        "year": min(years) if years else None,
+        "abstract": max(abstracts, key=lambda a: (len(a), a)) if abstracts else "",
+        "citations": max(counts) if counts else None,
+    }
+
+
+def merged_record(byline: SourceRecord, records: Sequence[SourceRecord], fields: Fields) -> SourceRecord:
+    """The record a paper is built from: the first record's byline, the merged fields, every record's references
+    and keywords."""
+    references = tuple(dict.fromkeys(r for rec in records for r in rec.references))
+    keywords = tuple(dict.fromkeys(k for rec in records for k in rec.keywords))
+    return replace(
+        byline,
+        title=fields["title"],
+        venue=fields["venue"],
+        year=fields["year"],
+        abstract=fields["abstract"],
+        citations=fields["citations"],
+        references=references,
+        keywords=keywords,
+    )

@@ -1,0 +1,204 @@
+"""Records to papers, one record at a time: the paper an id names, the paper the model finds most likely, or a new one.
+
+The assignment is online, in ingest order, as the people stage's is: a record is compared with the
+papers known so far (those stored, read through ``WorkLookup``, and those this ingest made from
+earlier records), joins one, and becomes one of its keys. So adding files never re-clusters the
+store, a paper's id never changes, and an ingest in chunks gives the papers an ingest at once gives.
+
+- **Hard evidence** (``kg.works.keys``): a record carrying a key a paper holds (an id of a known kind,
+  or the record's own id) is that paper. A record whose keys name two papers joins the first.
+- **Otherwise** it is compared with the papers whose titles share one of its blocks
+  (``kg.works.fold.title_blocks``), each through its likeliest record (``kg.works.model``). A paper
+  carrying an id of a kind the record carries too, with another value, is never a candidate
+  (``keys.conflict``); neither is one whose abstract shares too little with the record's, when both
+  have one. The likeliest paper at or above the model's threshold takes the record.
+- **Else** the record is a new paper, under the id ``kg.graph.identity.paper_id`` gives it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from kg.graph.identity import paper_id
+from kg.models import SourceRecord
+from kg.works.features import Signature, features, numbers, signature
+from kg.works.fold import STOPWORDS, Vocabulary, load_vocabulary, title_blocks
+from kg.works.keys import conflict, kind_of, record_keys
+from kg.works.model import WorkModel, load_model
+
+__all__ = ["WorkLookup", "Known", "Decision", "Works", "record_signature", "CANDIDATES", "ABSTRACT_AGREEMENT"]
+
+CANDIDATES = 25  # papers scored per record at most: those sharing the most blocks with it
+MIN_CONTAINMENT = 0.5  # of the shorter title's content words, found in the other: below it, never scored
+ABSTRACT_AGREEMENT = 0.1  # two abstracts sharing fewer of their first words than this are two papers (Jaccard)
+
+
+class WorkLookup(Protocol):
+    """What the stage reads of a store (``kg.store.base.Store``)."""
+
+    def papers_known_by(self, keys: Sequence[str]) -> dict[str, str]: ...  # key -> the paper it names
+
+    def papers_in_blocks(self, blocks: Sequence[str]) -> dict[str, list[str]]: ...  # block -> paper ids
+
+    def work_records(self, ids: Sequence[str]) -> dict[str, list[tuple[list[str], Signature]]]: ...  # id -> (keys, signature)s
+
+
+@dataclass(slots=True)
+class Known:
+    """A paper as matching sees it: every key it holds, and one signature per record."""
+
+    id: str
+    keys: set[str] = field(default_factory=set)
+    signatures: list[Signature] = field(default_factory=list)
+    stored: bool = False
+
+    def typed(self) -> set[str]:
+        return {k for k in self.keys if kind_of(k)}
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Where a record went and why."""
+
+    record: SourceRecord
+    paper: str  # the paper's id
+    new: bool  # a paper this ingest makes (else one stored before it, or made from an earlier record of it)
+    why: str  # in words: "first record", "the same doi:…", "matched 0.97 (…)"
+    probability: float | None = None
+    keys: tuple[str, ...] = ()  # the keys the record names the paper by
+    signature: Signature | None = None
+
+
+def record_signature(record: SourceRecord) -> Signature:
+    return signature(record.title, record.authors, record.year, record.venue, record.abstract)
+
+
+class Works:
+    """The papers known so far, by key and by block: read from a store on first need, then kept up to date."""
+
+    def __init__(self, lookup: WorkLookup | None = None, model: WorkModel | None = None, vocabulary: Vocabulary | None = None):
+        self.lookup = lookup
+        self.model = model or load_model()
+        self.vocabulary = vocabulary or load_vocabulary()
+        self.by_key: dict[str, str] = {}
+        self.by_block: dict[str, list[str]] = {}
+        self.papers: dict[str, Known] = {}
+        self._asked_keys: set[str] = set()
+        self._asked_blocks: set[str] = set()
+
+    # -- reading what the store holds -----------------------------------------------------------
+    def prepare(self, records: Iterable[SourceRecord]) -> None:
+        """Read the stored papers these records may be: those their keys name and those in their blocks (one read each)."""
+        if self.lookup is None:
+            return
+        records = list(records)
+        keys = sorted({k for r in records for k in (*record_keys(r), paper_id(r))} - self._asked_keys)
+        blocks = sorted({b for r in records for b in title_blocks(r.title, self.vocabulary)} - self._asked_blocks)
+        self._asked_keys.update(keys)
+        self._asked_blocks.update(blocks)
+        found = self.lookup.papers_known_by(keys) if keys else {}
+        in_blocks = self.lookup.papers_in_blocks(blocks) if blocks else {}
+        wanted = sorted(({*found.values()} | {p for ps in in_blocks.values() for p in ps}) - self.papers.keys())
+        for pid in wanted:
+            self.papers.setdefault(pid, Known(pid, stored=True))
+        for pid, rows in (self.lookup.work_records(wanted) if wanted else {}).items():
+            known = self.papers[pid]
+            for keys_of, sig in rows:
+                known.keys.update(keys_of)
+                known.signatures.append(sig)
+                self.by_key.update((k, pid) for k in keys_of if k not in self.by_key)
+        self.by_key.update((k, p) for k, p in found.items() if k not in self.by_key)
+        for block, pids in in_blocks.items():
+            members = self.by_block.setdefault(block, [])
+            members.extend(p for p in pids if p not in members)
+
+    # -- assigning -----------------------------------------------------------------------------------
+    def assign(self, record: SourceRecord) -> Decision:
+        """The paper of one record (``prepare`` it first when there is a store); the record is then one of its keys."""
+        keys = record_keys(record)
+        sig = record_signature(record)
+        own = paper_id(record)
+        named = next((self.by_key[k] for k in (*keys, own) if k in self.by_key), None)
+        if named is not None:
+            which = next(k for k in (*keys, own) if self.by_key.get(k) == named)
+            decision = Decision(record, named, not self.papers[named].stored, f"the same {_said(which)}", None, tuple(keys), sig)
+        else:
+            best, p = self._likeliest(record, keys, sig)
+            if best is not None:
+                why = f"matched {p:.2f} ({_explain(sig, self.papers[best].signatures)})"
+                decision = Decision(record, best, not self.papers[best].stored, why, p, tuple(keys), sig)
+            else:
+                decision = Decision(record, own, True, "first record", None, tuple(keys), sig)
+        self._remember(decision, own)
+        return decision
+
+    def _likeliest(self, record: SourceRecord, keys: list[str], sig: Signature) -> tuple[str | None, float]:
+        typed = [k for k in keys if kind_of(k)]
+        shared: Counter[str] = Counter()
+        for block in title_blocks(record.title, self.vocabulary):
+            shared.update(self.by_block.get(block, ()))
+        words = {w for w in sig.words if w not in STOPWORDS}
+        pairs: list[tuple[str, list[float]]] = []
+        for pid, _ in sorted(shared.items(), key=lambda x: (-x[1], x[0]))[:CANDIDATES]:
+            known = self.papers[pid]
+            if typed and conflict(typed, known.typed()):
+                continue
+            for other in known.signatures:
+                if _plausible(words, sig, other):
+                    pairs.append((pid, features(sig, other)))
+        if not pairs:
+            return None, 0.0
+        best, best_p = None, -1.0
+        for (pid, _), p in zip(pairs, self.model.probability([x for _, x in pairs])):
+            if p > best_p or (p == best_p and best is not None and pid < best):  # a tie goes to the smaller id
+                best, best_p = pid, float(p)
+        return (best, best_p) if best_p >= self.model.threshold else (None, best_p)
+
+    def _remember(self, decision: Decision, own: str) -> None:
+        pid = decision.paper
+        known = self.papers.setdefault(pid, Known(pid))
+        for key in (*decision.keys, own):
+            known.keys.add(key)
+            self.by_key.setdefault(key, pid)
+        if decision.signature is not None:
+            known.signatures.append(decision.signature)
+        for block in title_blocks(decision.record.title, self.vocabulary):
+            members = self.by_block.setdefault(block, [])
+            if pid not in members:
+                members.append(pid)
+
+
+def _plausible(words: set[str], a: Signature, b: Signature) -> bool:
+    """Whether two records are worth scoring: the shorter title's content words mostly in the other, no number in
+    each title that the other lacks ('Part 2', 'Task 1', a year: a catalogue may add numbers to a title, never
+    swap them), and their abstracts (when both have one) not plainly two texts."""
+    other = {w for w in b.words if w not in STOPWORDS}
+    short, long_ = (words, other) if len(words) <= len(other) else (other, words)
+    if not short or len(short & long_) < MIN_CONTAINMENT * len(short):
+        return False
+    numbers_a, numbers_b = numbers(a.words), numbers(b.words)
+    if numbers_a - numbers_b and numbers_b - numbers_a:
+        return False
+    if a.abstract and b.abstract:
+        return len(a.abstract & b.abstract) >= ABSTRACT_AGREEMENT * len(a.abstract | b.abstract)
+    return True
+
+
+def _said(key: str) -> str:
+    return key if kind_of(key) else f"record id {key}"
+
+
+def _explain(sig: Signature, others: Sequence[Signature]) -> str:
+    """What the record shares with the paper's closest record, in words."""
+    other = max(others, key=lambda o: len(set(sig.words) & set(o.words)))
+    parts = ["title" if sig.title == other.title else "title words"]
+    if set(sig.surnames) & set(other.surnames):
+        parts.append("authors")
+    if sig.year is not None and other.year is not None and abs(sig.year - other.year) <= 1:
+        parts.append("year")
+    if set(sig.venue) & set(other.venue):
+        parts.append("venue")
+    return ", ".join(parts)
