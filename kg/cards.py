@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 
 from kg.explain import related_reasons
 from kg.graph.identity import author_key
-from kg.models import Author, Concept, Paper, ResearchArea
+from kg.models import Author, Concept, Paper, PaperSource, ResearchArea
 from kg.store.base import EVERY_MENTION, PaperFilter, Store
+from kg.works.merge import filled
 
 __all__ = ["Cards", "PaperCard", "RelatedCard", "AuthorCard", "ConceptCard", "NamedCoauthor", "NamedRelatedConcept"]
 
@@ -20,6 +21,7 @@ class PaperCard:
     areas: list[ResearchArea]
     concepts: list[Concept]  # its key concepts
     also_named: list[Concept] = field(default_factory=list)  # the concepts it names below them (minor mentions)
+    sources: list[PaperSource] = field(default_factory=list)  # the records it was read from, each with its fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,10 +72,18 @@ class Cards:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def paper_card(self, paper_id: str) -> PaperCard | None:
-        [paper] = self.store.papers_by_ids([paper_id])
+    def _paper(self, ref: str) -> Paper | None:
+        """A paper by its id, or by any id one of its records carried."""
+        [paper] = self.store.papers_by_ids([ref])
+        if paper is None and (pid := self.store.papers_known_by([ref]).get(ref)) is not None:
+            [paper] = self.store.papers_by_ids([pid])
+        return paper
+
+    def paper_card(self, ref: str) -> PaperCard | None:
+        paper = self._paper(ref)
         if paper is None:
             return None
+        paper_id = paper.id
         key = self.store.concepts_of_papers([paper_id])[0]
         every = self.store.concepts_of_papers([paper_id], EVERY_MENTION)[0]
         return PaperCard(
@@ -82,12 +92,15 @@ class Cards:
             self.store.areas_of_papers([paper_id])[0],
             key,
             every[len(key) :],
+            filled(self.store.sources_of_papers([paper_id])[0], paper),
         )
 
-    def related(self, paper_id: str, limit: int) -> list[RelatedCard] | None:
+    def related(self, ref: str, limit: int) -> list[RelatedCard] | None:
         """Papers linked by shared concepts, strongest first; None for an unknown paper."""
-        if self.store.papers_by_ids([paper_id])[0] is None:
+        paper = self._paper(ref)
+        if paper is None:
             return None
+        paper_id = paper.id
         found = self.store.related_answers([paper_id], limit)[0]
         pairs = [(paper_id, r.paper.id, tuple(c.name for c in r.shared)) for r in found]
         return [

@@ -145,7 +145,8 @@ def _summary_lines(summary) -> list[str]:
         f"(concepts {s['extract']:.1f}s, who is who: {summary.people_seconds:.1f}s, "
         f"links {s['links']:.1f}s, writing {s['write']:.1f}s)",
         f"papers: +{summary.papers_added} new, {summary.papers_already_present} already present, "
-        f"{summary.repeated_listings} repeated listing(s) merged",
+        f"{summary.repeated_listings} record(s) joined to a paper of another record",
+        *_file_lines(summary.file_reports),
         f"authors +{a.authors - b.authors}, concepts +{a.concepts - b.concepts}, "
         f"research areas +{a.research_areas - b.research_areas}",
         f"co-author pairs {b.coauthor_edges} -> {a.coauthor_edges}, "
@@ -161,6 +162,19 @@ def _summary_lines(summary) -> list[str]:
             else []
         ),
     ]
+
+
+def _file_lines(reports) -> list[str]:
+    """Per file, when there are several: records read, papers new, records joined to a paper, already there, refused."""
+    if len(reports) < 2:
+        return []
+    rows = [
+        f"  {Path(r.path).name}: {r.records} record(s), {r.new} new paper(s), {r.joined} joined"
+        + (f", {r.present} already read" if r.present else "")
+        + (f", {r.refused} refused" if r.refused else "")
+        for r in reports
+    ]
+    return ["per file:", *rows]
 
 
 class _Rejects:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import asdict, is_dataclass
+from pathlib import Path
 
 import click
 
@@ -110,8 +111,23 @@ def paper(paper_id: str, as_json: bool) -> None:
         "  areas: " + (", ".join(a.path for a in card.areas) or "(none)"),
         "  concepts: " + ", ".join(c.name for c in card.concepts),
         *(["  also named: " + ", ".join(c.name for c in card.also_named)] if card.also_named else []),
+        *_source_lines(card.sources),
     ]
-    _emit(as_json, asdict(card), lines)
+    _emit(as_json, asdict(card) | {"sources": [_source_json(s) for s in card.sources]}, lines)
+
+
+def _source_lines(sources) -> list[str]:
+    """Where a paper was read from, one record a line: its format, file and id, and why it is this paper."""
+    if not sources:
+        return []
+    lines = [f"  read from {len(sources)} record{'s' if len(sources) != 1 else ''}:"]
+    for s in sources:
+        lines.append(f"    {s.format or 'record'} {Path(s.file).name}:{s.line}  id {s.key}  ({s.why})")
+    return lines
+
+
+def _source_json(s) -> dict:
+    return {"id": s.key, "format": s.format, "file": s.file, "line": s.line, "why": s.why, **s.data}
 
 
 @click.command()

@@ -151,6 +151,18 @@ class KGService:
         found = self.store.authors_by_keys([key])[0]
         return found if found is not None or (to := self.merged_into(key)) is None else self.store.authors_by_keys([to])[0]
 
+    def paper_id(self, ref: str) -> str | None:
+        """The paper any id names: its own, a record's of it (a Zotero key, a DOI, an OpenAlex ``W…`` …), or one merged
+        into it; None when no paper holds it."""
+        return self.store.papers_known_by([ref]).get(ref)
+
+    def paper(self, ref: str) -> Paper | None:
+        """A paper by its id or by any id one of its records carried."""
+        found = self.store.papers_by_ids([ref])[0]
+        if found is None and (pid := self.paper_id(ref)) is not None:
+            found = self.store.papers_by_ids([pid])[0]
+        return found
+
     def merged_into(self, key: str) -> str | None:  # the survivor's id, for an id merged away
         return self.store.author_aliases(keys=[key]).get(key)
 

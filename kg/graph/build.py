@@ -20,7 +20,7 @@ from kg.models import Author, Concept, Institution, Paper, PaperSource, Research
 if TYPE_CHECKING:  # the graph stage reads extraction output; it never loads spaCy
     from kg.extract.pipeline import ExtractedConcept
 
-__all__ = ["GraphBatch", "MergedRecord", "merge_records", "same_text", "build_batch", "REFERENCES"]
+__all__ = ["GraphBatch", "MergedRecord", "merge_records", "same_text", "build_batch", "paper_of", "REFERENCES"]
 
 REFERENCES = 100_000  # a paper's n-th source numbers its references from n * REFERENCES: each source's list stays apart
 
@@ -193,6 +193,11 @@ class _Nodes:
     areas: dict[str, ResearchArea] = field(default_factory=dict)
     concepts: dict[str, Concept] = field(default_factory=dict)
     institutions: dict[str, Institution] = field(default_factory=dict)
+
+
+def paper_of(item: MergedRecord) -> Paper:
+    """The paper an item writes (or, for a stored paper gaining a source, the fields it rewrites)."""
+    return _paper(item)
 
 
 def _paper(item: MergedRecord) -> Paper:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from kg.errors import ReaderError
 
-__all__ = ["decoded_lines", "decoded_text", "readable", "report", "strip_controls"]
+__all__ = ["decoded_lines", "decoded_text", "readable", "report", "strip_controls", "strip_boilerplate"]
 
 _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 # A UTF-8 lead byte read as Latin-1 or Windows-1252, then a continuation byte read so: all mojibake of that
@@ -28,6 +28,27 @@ def strip_controls(text: str) -> str:
     'Wei Lin'
     """
     return _CONTROLS.sub("", text)
+
+
+_BOILERPLATE = re.compile(
+    r"(?:\s*(?:©|\(c\)|copyright\b)[^\n]*?(?:\d{4}|rights reserved|the authors?|elsevier|springer|ieee|acm|wiley|"
+    r"published by|licen[cs]ee?)[^\n]*$)+",
+    re.I,
+)
+
+
+def strip_boilerplate(abstract: str | None) -> str:
+    r"""An abstract without the publisher's copyright lines at its end (Scopus and Web of Science print them).
+
+    >>> strip_boilerplate("We learn things. © 2018 by the author(s).")
+    'We learn things.'
+    >>> strip_boilerplate("A study.\nCopyright © 2020 Elsevier B.V. All rights reserved.")
+    'A study.'
+    >>> strip_boilerplate("The (c) term of the expansion.")
+    'The (c) term of the expansion.'
+    """
+    text = (abstract or "").strip()
+    return _BOILERPLATE.sub("", text).strip()
 
 
 def readable(text: str) -> str:

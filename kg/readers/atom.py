@@ -69,6 +69,6 @@ def read_atom(path: str | Path, on_error: OnError | None = None) -> Iterator[Sou
         raise ReaderError(str(path), 1, f"expected an Atom feed (the arXiv API's answer), found <{root.tag}>")
     for i, entry in enumerate(root.findall("a:entry", NS), start=1):
         try:
-            yield replace(record_of(_entry_record(entry), f"{path} (entry {i})", None), source=str(path), line=i)
+            yield replace(record_of(_entry_record(entry), f"{path} (entry {i})", None, "arXiv Atom"), source=str(path), line=i)
         except ReaderError as exc:
             report(exc, _text(entry, "a:id"), on_error)

@@ -17,6 +17,7 @@ from bibtexparser.middlewares import LatexDecodingMiddleware, SeparateCoAuthors,
 from kg.errors import ReaderError
 from kg.models import SourceRecord
 from kg.readers._lines import decoded_lines, readable, report
+from kg.readers._lines import strip_boilerplate
 from kg.readers.formats import dblp_author_ids, normal_arxiv_id, normal_doi
 from kg.readers.jsonl import OnError
 
@@ -71,7 +72,7 @@ def read_bibtex(path: str | Path, on_error: OnError | None = None) -> Iterator[S
             line=line,
             id=f"bibtex:{entry.key}",
             title=title or None,
-            abstract=abstract,
+            abstract=strip_boilerplate(abstract),
             authors=byline,
             author_ids=dblp_author_ids(byline),
             keywords=tuple(k.strip() for k in re.split(r"[;,]", _text(fields.get("keywords"))) if k.strip()),
@@ -79,4 +80,5 @@ def read_bibtex(path: str | Path, on_error: OnError | None = None) -> Iterator[S
             year=int(year_text.group(0)) if year_text else None,
             doi=normal_doi(_text(fields.get("doi"))),
             arxiv_id=normal_arxiv_id(_text(eprint)) if eprint else normal_arxiv_id(_text(fields.get("doi"))),
+            format="BibTeX",
         )

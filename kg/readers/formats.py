@@ -275,6 +275,7 @@ def from_openalex(obj: dict) -> dict:
         "affiliations": affiliations if any(affiliations) else None,
         "author_ids": author_ids if any(author_ids) else None,
         "references": [_openalex_id(w) for w in obj.get("referenced_works") or [] if _openalex_id(w)],
+        "ids": [f"{kind}:{str(ids[kind]).rstrip('/').rsplit('/', 1)[-1]}" for kind in ("pmid", "mag") if ids.get(kind)],
     }
 
 
@@ -307,6 +308,11 @@ def from_semantic_scholar(obj: dict) -> dict:
         "year": obj.get("year"),
         "citations": obj.get("citationCount"),
         "references": [_s2_reference(r) for r in obj.get("references") or [] if isinstance(r, dict)],
+        "ids": [
+            f"{kind}:{external[name]}"
+            for name, kind in (("PubMed", "pmid"), ("MAG", "mag"), ("DBLP", "dblp"))
+            if external.get(name)
+        ],
     }
 
 
@@ -329,4 +335,4 @@ def detect(obj: dict) -> tuple[str, Callable[[dict], dict] | None]:
         return "Semantic Scholar paper", from_semantic_scholar
     if "authors_parsed" in obj or ("categories" in obj and isinstance(obj.get("authors"), str)):
         return "arXiv metadata", from_arxiv
-    return "kg record", None
+    return "JSON record", None

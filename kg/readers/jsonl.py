@@ -1,4 +1,4 @@
-"""JSON records: {id, title, authors, abstract, area, keywords, venue, year, doi, arxiv_id}.
+"""JSON records: {id, title, authors, abstract, area, keywords, venue, year, doi, arxiv_id, ids}.
 
 A file is JSON Lines (one value a line) or one JSON document (pretty-printed or not). Either way a
 value may be a record, an array of records, an OpenAlex results page (``{"meta", "results": […]}``)
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from kg.errors import ReaderError
 from kg.models import AREA_SEPARATOR, SourceRecord
-from kg.readers._lines import decoded_lines, readable, report, strip_controls
+from kg.readers._lines import decoded_lines, readable, report, strip_boilerplate, strip_controls
 from kg.readers.bbl import bbl_references
 from kg.readers.formats import dblp_author_ids, detect, normal_arxiv_id, normal_doi, reference_keys
 
@@ -154,8 +154,9 @@ def parse_line(text: str, source: str, number: int) -> SourceRecord:
     return record_of(obj, source, number)
 
 
-def record_of(obj, source: str, line: int | None) -> SourceRecord:
-    """One JSON value as a record (converted first when its content names another format)."""
+def record_of(obj, source: str, line: int | None, fmt: str | None = None) -> SourceRecord:
+    """One JSON value as a record (converted first when its content names another format). ``fmt`` names the
+    format a reader read it as (``SourceRecord.format``); a JSON value is named by what ``detect`` finds."""
     if not isinstance(obj, dict):
         raise ReaderError(source, line, "expected a JSON object (a paper record)")
     name, convert = detect(obj)
@@ -164,10 +165,10 @@ def record_of(obj, source: str, line: int | None) -> SourceRecord:
             obj = convert(obj)
         except (TypeError, AttributeError, ValueError, KeyError) as exc:
             raise ReaderError(source, line, f"not a valid {name} ({exc})") from exc
-    return _record(obj, source, line)
+    return _record(obj, source, line, fmt or name)
 
 
-def _record(obj: dict, source: str, line: int | None) -> SourceRecord:
+def _record(obj: dict, source: str, line: int | None, fmt: str) -> SourceRecord:
     def fail(field: str, why: str) -> ReaderError:
         return ReaderError(source, line, f"field {field!r}: {why}")
 
@@ -183,7 +184,7 @@ def _record(obj: dict, source: str, line: int | None) -> SourceRecord:
         id=(strip_controls(obj.get("id") or "").strip() or None),
         title=readable(obj.get("title") or "").strip() or None,
         authors=tuple(n for n in names if n),
-        abstract=readable(obj.get("abstract") or "").strip(),
+        abstract=strip_boilerplate(readable(obj.get("abstract") or "")),
         area=tuple(readable(p) for p in area_path) if area_path else None,
         keywords=tuple(k for k in (readable(k).strip() for k in keywords) if k),
         venue=readable(obj["venue"]) if obj.get("venue") else None,
@@ -194,6 +195,8 @@ def _record(obj: dict, source: str, line: int | None) -> SourceRecord:
         affiliations=_aligned(names, per_author["affiliations"]),
         author_ids=dblp_author_ids([n for n in names if n], _aligned(names, per_author["author_ids"])),
         references=_references(obj.get("references"), obj.get("bbl"), fail),
+        ids=tuple(dict.fromkeys(strip_controls(i).strip() for i in obj.get("ids") or () if i and i.strip())),
+        format=fmt,
     )
 
 
@@ -222,6 +225,9 @@ def _checked(obj: dict, fail) -> tuple[list, list, dict]:
     keywords = obj.get("keywords") or []
     if not isinstance(keywords, list) or not all(isinstance(k, str) for k in keywords):
         raise fail("keywords", "expected a list of strings")
+    ids = obj.get("ids")
+    if ids is not None and (not isinstance(ids, list) or not all(isinstance(i, str) for i in ids)):
+        raise fail("ids", "expected a list of id strings (doi:…, openalex:W…, pmid:…) or null")
     for field in ("id", "title", "area", "venue", "doi", "arxiv_id"):
         value = obj.get(field)
         if value is not None and not isinstance(value, str):

@@ -99,7 +99,9 @@ def _entry(paragraphs: list[tuple[int, str]], i: int, source: str) -> tuple[Sour
     if parse_area(abstract) is not None or _looks_like_byline_only(abstract):
         raise ReaderError(source, abstract_line, "truncated entry: expected an abstract after the byline")
     names, truncated = byline
-    record = SourceRecord(source=source, line=start, abstract=abstract, authors=names, area=area, authors_truncated=truncated)
+    record = SourceRecord(
+        source=source, line=start, abstract=abstract, authors=names, area=area, authors_truncated=truncated, format="listing"
+    )
     return record, i + 2
 
 

@@ -3,7 +3,8 @@
 
 Fields read: ``TI``/``T1`` (title), ``AU``/``A1`` (authors, ``Surname, Given`` turned around),
 ``AB``/``N2`` (abstract), ``PY``/``Y1``/``DA`` (year), ``T2``/``JO``/``JF`` (venue), ``DO`` (DOI),
-``KW`` (keywords), ``ID``. An entry's errors name the file and the line of its ``TY`` tag.
+``KW`` (keywords), ``ID``, ``AN`` (an accession number: ``WOS:…`` from Web of Science, a PubMed id …).
+An entry's errors name the file and the line of its ``TY`` tag.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ def _entry_record(entry: dict) -> dict:
         "doi": _first(entry, "doi"),
         "keywords": list(entry.get("keywords") or []),
         "year": int(year.group(0)) if year else None,
+        "ids": [str(entry["accession_number"])] if entry.get("accession_number") else None,
     }
 
 
@@ -56,6 +58,6 @@ def read_ris(path: str | Path, on_error: OnError | None = None) -> Iterator[Sour
         raise ReaderError(str(path), None, f"not a valid RIS file: {' '.join(str(exc).split())}") from exc
     for n, (entry, line) in enumerate(zip(entries, starts + [None] * (len(entries) - len(starts)), strict=True), start=1):
         try:
-            yield record_of(_entry_record(entry), str(path), line or n)
+            yield record_of(_entry_record(entry), str(path), line or n, "RIS")
         except ReaderError as exc:
             report(exc, str(entry)[:10_000], on_error)

@@ -5,10 +5,14 @@ The header names the columns. Each field is read from the first column present a
 its exporters use (case and spacing ignored):
 
 * kg's own names: ``id title authors abstract year venue doi keywords area``;
-* **Scopus** CSV: ``Title``, ``Author full names`` (else ``Authors``), ``Abstract``, ``Year``,
-  ``Source title``, ``DOI``, ``Author Keywords``, ``EID``;
+* **Scopus** CSV: ``Title``, ``Author full names`` (else ``Authors``), ``Abstract`` (its ``©`` line
+  dropped), ``Year``, ``Source title``, ``DOI``, ``Author Keywords``, ``EID`` (the record's id),
+  ``PubMed ID``, and each author's affiliation from ``Authors with affiliations`` (else ``Affiliations``
+  when it names one per author);
 * **Web of Science** tab-delimited (field tags): ``TI``, ``AF`` (else ``AU``), ``AB``, ``PY``,
-  ``SO``, ``DI``, ``DE``, ``UT``; also its named columns (``Article Title``, ``Publication Year``, …);
+  ``SO``, ``DI``, ``DE``, ``UT`` (the accession number: the record's id; ``ID`` is Keywords Plus,
+  index terms that are not the authors', and is not read), ``PM``, and each author's address from ``C1``;
+  also its named columns (``Article Title``, ``Publication Year``, ``UT (Unique WOS ID)``, …);
 * **Zotero** CSV: ``Title``, ``Author``, ``Abstract Note``, ``Publication Year``,
   ``Publication Title``, ``DOI``, ``Manual Tags``, ``Key``;
 * **OpenAlex** CSV: ``display_name``, ``authorships.author.display_name``, ``publication_year``,
@@ -32,10 +36,10 @@ from kg.models import SourceRecord
 from kg.readers._lines import decoded_text, report
 from kg.readers.jsonl import OnError, record_of
 
-__all__ = ["read_table", "COLUMNS", "split_people"]
+__all__ = ["read_table", "table_format", "COLUMNS", "FORMATS", "split_people"]
 
 COLUMNS: dict[str, tuple[str, ...]] = {  # kg's field -> the column names exporters give it, the preferred first
-    "id": ("id", "eid", "ut", "ut (unique wos id)", "key"),
+    "id": ("eid", "ut", "ut (unique wos id)", "key", "id"),
     "title": ("title", "article title", "ti", "display_name", "document title"),
     "authors": ("author full names", "af", "authors", "author", "au", "authorships.author.display_name"),
     "abstract": ("abstract", "abstract note", "ab"),
@@ -44,7 +48,18 @@ COLUMNS: dict[str, tuple[str, ...]] = {  # kg's field -> the column names export
     "doi": ("doi", "di"),
     "keywords": ("keywords", "author keywords", "de", "manual tags"),
     "area": ("area",),
+    "pmid": ("pubmed id", "pm", "pubmed id (pmid)"),
+    "affiliations": ("authors with affiliations", "affiliations", "c1", "addresses"),
 }
+# the columns that tell an exporter apart, and the format its records are read as
+FORMATS = (
+    ("Web of Science", ("ut",)),
+    ("Web of Science", ("ut (unique wos id)",)),
+    ("Scopus CSV", ("eid", "source title")),
+    ("Zotero CSV", ("key", "item type")),
+    ("OpenAlex CSV", ("display_name", "authorships.author.display_name")),
+)
+_WOS_ADDRESS = re.compile(r"\[([^\]]+)\]\s*([^\[]+)")
 _SCOPUS_ID = re.compile(r"\s*\(\d+\)\s*$")
 
 
@@ -68,14 +83,24 @@ def split_people(text: str) -> list[str]:
     return names
 
 
+def _present(header: Sequence[str]) -> dict[str, str]:
+    return {" ".join(h.lower().split()): h for h in header}
+
+
 def _columns(header: Sequence[str]) -> dict[str, str]:
     """kg's field -> the header's column that holds it (the first exporter name present)."""
-    present = {" ".join(h.lower().split()): h for h in header}
+    present = _present(header)
     return {
         field: next(present[n] for n in names if n in present)
         for field, names in COLUMNS.items()
         if any(n in present for n in names)
     }
+
+
+def table_format(header: Sequence[str]) -> str:
+    """The exporter a header is recognised as ("Scopus CSV", "Web of Science", …; "CSV" when none)."""
+    present = _present(header)
+    return next((name for name, needed in FORMATS if all(n in present for n in needed)), "CSV")
 
 
 def _row_record(row: dict, columns: dict[str, str]) -> dict:
@@ -84,17 +109,41 @@ def _row_record(row: dict, columns: dict[str, str]) -> dict:
 
     year = cell("year")
     keywords = [k.strip() for k in re.split(r"[;|]", cell("keywords")) if k.strip()]
+    authors = split_people(cell("authors"))
     return {
         "id": cell("id") or None,
         "title": cell("title") or None,
         "abstract": cell("abstract") or None,
-        "authors": split_people(cell("authors")),
+        "authors": authors,
         "venue": cell("venue") or None,
         "doi": cell("doi") or None,
         "keywords": keywords,
         "area": cell("area") or None,
         "year": int(year[:4]) if re.fullmatch(r"\d{4}(\.0)?", year) else None,
+        "ids": [f"pmid:{cell('pmid')}"] if cell("pmid").isdigit() else None,
+        "affiliations": _affiliations(cell("affiliations"), authors, row, columns),
     }
+
+
+def _affiliations(text: str, authors: list[str], row: dict, columns: dict[str, str]) -> list | None:
+    """Each author's affiliation, aligned with ``authors``, where the export says whose it is: Scopus's
+    ``Authors with affiliations`` (``Lee A., Univ X; Chen B., Univ Y``) or an ``Affiliations`` cell with one
+    per author; Web of Science's ``C1`` (``[Lee, Ann; Chen, Bo] Univ X; [Day, C] Univ Y``). None otherwise."""
+    if not text or not authors:
+        return None
+    if "[" in text:  # Web of Science addresses, by name
+        places: dict[str, str] = {}
+        for names, place in _WOS_ADDRESS.findall(text):
+            for name in names.split(";"):
+                places.setdefault(" ".join(split_people(name.strip())).casefold(), place.strip(" ;"))
+        found = [places.get(a.casefold()) for a in authors]
+        return found if any(found) else None
+    parts = [p.strip() for p in text.split(";") if p.strip()]
+    if len(parts) != len(authors):
+        return None
+    if " ".join(columns.get("affiliations", "").lower().split()) == "authors with affiliations":
+        parts = [p.split(",", 1)[1].strip() if "," in p else "" for p in parts]  # 'Lee A., Univ X' -> 'Univ X'
+    return [p or None for p in parts]
 
 
 def read_table(path: str | Path, on_error: OnError | None = None) -> Iterator[SourceRecord]:
@@ -109,6 +158,7 @@ def read_table(path: str | Path, on_error: OnError | None = None) -> Iterator[So
         dialect = csv.excel_tab if path.name.removesuffix(".gz").endswith(".tsv") else csv.excel
     reader = csv.DictReader(io.StringIO(text), dialect=dialect)
     columns = _columns(reader.fieldnames or [])
+    fmt = table_format(reader.fieldnames or [])
     if "title" not in columns and "abstract" not in columns:
         raise ReaderError(
             str(path),
@@ -119,7 +169,7 @@ def read_table(path: str | Path, on_error: OnError | None = None) -> Iterator[So
     start = reader.line_num + 1
     for row in reader:
         try:
-            yield record_of(_row_record(row, columns), str(path), start)
+            yield record_of(_row_record(row, columns), str(path), start, fmt)
         except ReaderError as exc:
             report(exc, ",".join(str(v) for v in row.values()), on_error)
         start = reader.line_num + 1

@@ -65,9 +65,8 @@ class _Candidates:
 
 def _write_stages(spark, run, tables: dict, stages_dir: Path) -> None:
     """The read stage (each record as JSON, with its number and paper id) and every table, as Parquet."""
-    from kg.graph.identity import paper_id
-
-    listed = run.listed.map(lambda x: (x[0], paper_id(x[1]), json.dumps(asdict(x[1]), ensure_ascii=False)))
+    papers = run.listed.context.broadcast(run.papers)
+    listed = run.listed.map(lambda x: (x[0], papers.value[x[0]], json.dumps(asdict(x[1]), ensure_ascii=False)))
     spark.createDataFrame(listed, "number long, paper string, record string").write.mode("overwrite").parquet(
         str(stages_dir / "records")
     )

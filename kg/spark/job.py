@@ -8,6 +8,10 @@ It follows the single-machine ingest (``kg.ingest``) rule for rule, so that both
   commits them. The first bad line fails the run before anything is written.
 - **extract**: spaCy's part (candidates per document) in ``mapPartitions``, one pipeline per
   Python worker; the corpus-aware ranking per chunk, one task a chunk.
+- **works**: which records are one paper (``kg.works``), on the driver over every record in order
+  (their keys, titles, bylines and first abstract words): the assignment is online, so the papers are
+  those the chunk-by-chunk ingest finds; each paper's items are then built chunk by chunk as a
+  store would hold them (``kg.works.stage.chunk_items``).
 - **build**: ``build_batch`` per chunk; every source author id takes the key of its first
   sighting (a ``reduceByKey`` over all first listings, then a broadcast).
 - **shares**: each chunk's papers are scored in blocks, in parallel, against the concept
@@ -26,7 +30,6 @@ from typing import Any
 
 from kg.config import Settings
 from kg.errors import ReaderError
-from kg.graph.identity import paper_id
 from kg.extract.topics import with_stats
 from kg.graph.rerank import related_ranker
 from kg.graph.shares import mention_weights
@@ -46,6 +49,7 @@ class SparkRun:
     records: int = 0
     chunks: int = 0
     listed: Any = None  # RDD of (record number, SourceRecord)
+    papers: dict[int, str] = field(default_factory=dict)  # record number -> its paper's id
     batches: Any = None  # RDD of (chunk, GraphBatch) with concept norms
     shared: Any = None  # RDD of ((p, q), (order, (score, concepts)))
     author_ids: dict[str, str] = field(default_factory=dict)
@@ -68,27 +72,39 @@ def read_records(sc, paths) -> Any:
     return ordered.map(lambda x: (x[1], x[0][1]))
 
 
-def _chunk_batches(sc, records, n_chunks: int, cs: ChunkSettings, partitions: int, candidates) -> tuple[Any, dict[str, str]]:
+def resolve_works(records) -> dict[int, tuple]:
+    """Record number -> (paper id, why, keys, authors as sources keep them): ``kg.works`` over every record, in order,
+    on the driver (each record as matching reads it: ``stages.matching_view``)."""
+    from kg.works.resolve import Works
+
+    works = Works()
+    out = {}
+    for index, record, own in sorted(records.map(stages.matching_view).collect(), key=lambda x: x[0]):
+        d = works.assign(record, own)
+        out[index] = (d.paper, d.why, d.keys, tuple(d.people))
+    return out
+
+
+def _chunk_batches(sc, records, decided: dict, n_chunks: int, cs: ChunkSettings, partitions: int, candidates):
     """RDD of (chunk, GraphBatch without norms or shares) and the source-id map."""
     size = cs.chunk
-    with_pid = records.map(lambda x: (paper_id(x[1]), x)).cache()
-    first = with_pid.mapValues(lambda x: x[0]).reduceByKey(min)
-    joined = with_pid.join(first).cache()  # (pid, ((index, record), first index))
-    firsts = joined.filter(lambda x: x[1][0][0] == x[1][1]).map(lambda x: (x[0], x[1][0]))
+    decisions = sc.broadcast(decided)
+    by_paper = records.map(lambda x: (decisions.value[x[0]][0], x)).groupByKey()
+    items = by_paper.flatMap(lambda kv: stages.paper_items(kv[0], kv[1], size, decisions.value)).cache()
+    # (paper id, (first record number, its byline record)) of each paper the chunks make: what extraction and ids read
+    firsts = items.filter(lambda x: not x[1][1].stored).map(lambda x: (x[1][1].id, (x[1][0], x[1][1].record)))
     author_ids = dict(
         firsts.flatMap(lambda x: stages.first_listing_ids(x[1][0], x[1][1])).reduceByKey(min).mapValues(lambda v: v[2]).collect()
     )
     known = sc.broadcast(author_ids)
     found = candidates(firsts.map(lambda x: (x[0], x[1][1])).repartition(partitions))
-    by_chunk = joined.map(lambda x: (x[1][0][0] // size, (x[1][0], x[0], x[1][1] // size < x[1][0][0] // size)))
-    cands_by_chunk = found.join(first).map(lambda x: (x[1][1] // size, (x[0], x[1][0])))
-    grouped = by_chunk.cogroup(cands_by_chunk, numPartitions=max(1, min(n_chunks, partitions)))
+    chunk_of = firsts.map(lambda x: (x[0], x[1][0] // size))
+    cands_by_chunk = found.join(chunk_of).map(lambda x: (x[1][1], (x[0], x[1][0])))
+    grouped = items.cogroup(cands_by_chunk, numPartitions=max(1, min(n_chunks, partitions)))
 
     def build(item):
-        chunk, (rows, cands) = item
-        rows = list(rows)
-        earlier = {pid for _, pid, old in rows if old}
-        return chunk, stages.build_chunk(cs, [r for r, _, _ in rows], earlier, dict(cands), known.value)
+        chunk, (merged, cands) = item
+        return chunk, stages.build_chunk(cs, list(merged), dict(cands), known.value)
 
     return grouped.map(build), author_ids
 
@@ -190,7 +206,9 @@ def run_stages(sc, paths, settings: Settings, *, partitions: int | None = None, 
     run = SparkRun(records=records.count(), listed=records)
     run.chunks = -(-run.records // cs.chunk)
     extract = candidates or partial(extract_candidates, cs)
-    batches, _ = _chunk_batches(sc, records, run.chunks, cs, partitions, extract)
+    decided = resolve_works(records)
+    run.papers = {i: d[0] for i, d in decided.items()}
+    batches, _ = _chunk_batches(sc, records, decided, run.chunks, cs, partitions, extract)
     batches = people(batches, cs, partitions).cache()
     run.author_ids = dict(batches.flatMap(lambda cb: cb[1].author_ids.items()).collect())
     run.shared, norms, stats = shares(sc, batches, cs, partitions)

@@ -20,6 +20,8 @@ from kg.models import SourceRecord
 __all__ = [
     "ChunkSettings",
     "parse_lines",
+    "matching_view",
+    "paper_items",
     "first_listing_ids",
     "candidates_of",
     "build_chunk",
@@ -85,6 +87,50 @@ def parse_lines(file_no: int, source: str, lines: Iterable[tuple[str, int]]) -> 
         yield (file_no, number), found
 
 
+# -- papers (kg.works) and source author ids -----------------------------------------------------
+def matching_view(item: tuple[int, SourceRecord]) -> tuple[int, SourceRecord, str]:
+    """(record number, the record as matching reads it, the id it would have alone): the driver matches every record,
+    so it gets each without what matching never reads (references, keywords, the abstract past its first words)."""
+    from dataclasses import replace
+
+    from kg.graph.identity import paper_id
+    from kg.works.features import ABSTRACT_WORDS
+
+    index, record = item
+    light = replace(
+        record,
+        abstract=" ".join(record.abstract.split()[:ABSTRACT_WORDS]),
+        references=(),
+        keywords=(),
+        affiliations=None,
+        author_ids=None,
+    )
+    return index, light, paper_id(record)
+
+
+def paper_items(pid: str, rows: Iterable[tuple[int, SourceRecord]], size: int, decided: Mapping[int, tuple]):
+    """One paper's items, ``(chunk, (number of its first record there, MergedRecord))`` for each chunk that has
+    records of it, as the chunk-by-chunk ingest builds them (``kg.works.stage.chunk_items``)."""
+    from kg.works.stage import chunk_items
+
+    by_chunk: dict[int, list[tuple[int, SourceRecord]]] = {}
+    for index, record in sorted(rows, key=lambda x: x[0]):
+        by_chunk.setdefault(index // size, []).append((index, record))
+    firsts = {chunk: rows[0][0] for chunk, rows in by_chunk.items()}
+    chunks = [(chunk, [_decision(record, decided[index]) for index, record in rows]) for chunk, rows in sorted(by_chunk.items())]
+    for chunk, item in chunk_items(pid, chunks):
+        yield chunk, (firsts[chunk], item)
+
+
+def _decision(record: SourceRecord, decided: tuple):
+    """A record's decision as the driver made it (``job.resolve_works``): its paper, why, its keys and its authors."""
+    from kg.works.features import signature_of
+    from kg.works.resolve import Decision
+
+    pid, why, keys, people = decided
+    return Decision(record, pid, why == "first record", why, None, tuple(keys), signature_of(None, people, None, None, None))
+
+
 # -- papers and source author ids ---------------------------------------------------------------
 def first_listing_ids(first_index: int, record: SourceRecord) -> Iterator[tuple[str, tuple[int, int, str]]]:
     """(source author id, (order, position, author key)) of a paper's first listing: the earliest
@@ -112,15 +158,15 @@ def candidates_of(settings: ChunkSettings, rows: Iterable[tuple[str, SourceRecor
 # -- extract, stage 2, and build: one chunk as the single-machine ingest commits it --------------
 def build_chunk(
     settings: ChunkSettings,
-    records: Sequence[tuple[int, SourceRecord]],
-    earlier: set[str],
+    items: Sequence[tuple[int, object]],
     candidates: Mapping[str, tuple[dict, int]],
     known_author_ids: Mapping[str, str],
 ) -> GraphBatch:
     """The chunk's graph batch without its shares-concept edges (``score_block`` adds those).
 
-    ``earlier`` holds the chunk's papers first listed in an earlier chunk (for them the
-    chunk only adds research areas); ``known_author_ids`` is every source author id's key.
+    ``items`` are the chunk's papers, ``(number of its first record in the chunk, MergedRecord)``: a paper made by an
+    earlier chunk adds what its records add (areas, sources, ids, references, merged fields); ``known_author_ids``
+    is every source author id's key.
     """
     from kg.extract.component import from_plain
 
@@ -131,8 +177,7 @@ def build_chunk(
         return extractor.rank(documents, cands, [candidates[m.id][1] for m in new])
 
     return build_graph_chunk(
-        (r for _, r in sorted(records, key=lambda x: x[0])),
-        lambda ids: earlier & set(ids),
+        [item for _, item in sorted(items, key=lambda x: x[0])],
         extract,
         max_coauthor_byline=settings.max_coauthor_byline,
         known_author_ids=known_author_ids,

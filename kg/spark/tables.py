@@ -23,6 +23,7 @@ NODES = {
     "institutions": ("Institution", "key"),
     "author_id_nodes": ("AuthorId", "id"),
     "refs": ("Ref", "key"),
+    "work_blocks": ("WorkBlock", "key"),
 }
 RELATIONSHIPS = {
     "subarea_of": ("SUBAREA_OF", ("ResearchArea", "child", "path"), ("ResearchArea", "parent", "path")),
@@ -36,20 +37,27 @@ RELATIONSHIPS = {
     "identifies": ("IDENTIFIES", ("AuthorId", "id", "id"), ("Author", "key", "key")),
     "known_as": ("KNOWN_AS", ("Paper", "paper", "id"), ("Ref", "key", "key")),
     "cites": ("CITES", ("Paper", "paper", "id"), ("Ref", "key", "key")),
+    "in_block": ("IN_BLOCK", ("Paper", "paper", "id"), ("WorkBlock", "key", "key")),
 }
 TABLES = tuple(NODES) + tuple(RELATIONSHIPS)
 
-_FIRST_WINS = {"papers": "id", "authors": "key", "areas": "path", "institutions": "key", "refs": "key"}
-_DISTINCT = ("subarea_of", "broader", "authored", "in_area", "mentions", "known_as", "cites")
+_FIRST_WINS = {"papers": "id", "authors": "key", "areas": "path", "institutions": "key", "refs": "key", "work_blocks": "key"}
+_DISTINCT = ("subarea_of", "broader", "authored", "in_area", "mentions", "known_as", "cites", "in_block")
 _ADDED = {"co_authored": ("a", "b"), "affiliated_with": ("author", "institution")}
 
 
 def _ordered_rows(item):
-    """((table, merge key), ((chunk, row number), row)) for every row of one chunk's batch."""
+    """((table, merge key), ((chunk, row number), row)) for every row of one chunk's batch. A paper's updates (a later
+    chunk's source merged in) go with its row, as the Neo4j store's SET after its MERGE."""
     chunk, batch = item
     for table, rows in batch_rows(batch).items():
         for i, row in enumerate(rows):
-            if table in _FIRST_WINS:
+            if table == "paper_updates":
+                yield ("papers", row["id"]), ((chunk, i), {**row, "_update": True})
+            elif table == "blocks":
+                yield ("work_blocks", row["key"]), ((chunk, i), {"key": row["key"]})
+                yield ("in_block", (row["paper"], row["key"])), ((chunk, i), row)
+            elif table in _FIRST_WINS:
                 yield (table, row[_FIRST_WINS[table]]), ((chunk, i), row)
             elif table == "concepts":
                 yield (table, row["key"]), ((chunk, i), row)
@@ -75,11 +83,23 @@ def merge_concept(rows: list[tuple[tuple[int, int], dict]]) -> dict:
     return first
 
 
+def merge_paper(rows: list[tuple[tuple[int, int], dict]]) -> dict:
+    """A paper as its chunks leave it: made by the first, then each later update (fields and sources) set in order."""
+    rows = sorted(rows, key=lambda r: r[0])
+    paper = dict(next(row for _, row in rows if not row.get("_update")))
+    for _, row in rows:
+        if row.get("_update"):
+            paper.update({k: v for k, v in row.items() if k not in ("_update",)})
+    return paper
+
+
 def _merge(item):
     (table, _), rows = item
     rows = list(rows)
     if table == "concepts":
         return table, merge_concept(rows)
+    if table == "papers":
+        return table, merge_paper(rows)
     if table in _ADDED:
         row = dict(min(rows, key=lambda r: r[0])[1])
         row["inc"] = sum(r["inc"] for _, r in rows)
@@ -117,6 +137,7 @@ def table_schema(name: str):
             ("concept_norm", d),
             ("citations", i),
             ("topic", s),
+            ("sources", strings),
         ],
         "authors": [("key", s), ("name", s), ("block", s), ("profile", s)],
         "areas": [("path", s), ("name", s), ("parent", s), ("top", s)],
@@ -135,6 +156,8 @@ def table_schema(name: str):
         "refs": [("key", s)],
         "known_as": [("paper", s), ("key", s)],
         "cites": [("paper", s), ("key", s), ("n", i)],
+        "work_blocks": [("key", s)],
+        "in_block": [("paper", s), ("key", s)],
     }[name]
     return T.StructType([T.StructField(c, t, True) for c, t in columns])
 

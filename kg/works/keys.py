@@ -7,7 +7,9 @@ two papers (``conflict``), except that a preprint server's DOI (bioRxiv, SSRN, â
 own, apart from the DOI of the published version.
 
 A record's own id (a Zotero key, a listing's id) also names it for good (``record_keys``), but it is
-no kind: a library may hold one paper under two keys, and those records may still be one paper.
+no kind: a library may hold one paper under two keys, and those records may still be one paper. A
+citation key (a BibTeX key, a RIS ``ID``: ``Li2018``) names a record within its file only: two files
+may use one key for two papers, so it joins records of its own file (``joining_keys``).
 """
 
 from __future__ import annotations
@@ -15,10 +17,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
+from kg.graph.identity import paper_id
 from kg.models import SourceRecord
 
-__all__ = ["KINDS", "typed_id", "record_keys", "hard_ids", "conflict", "kind_of"]
+__all__ = ["KINDS", "LOCAL_IDS", "typed_id", "record_keys", "joining_keys", "hard_ids", "conflict", "kind_of"]
 
+LOCAL_IDS = frozenset({"BibTeX", "RIS"})  # formats whose record ids are citation keys, unique within a file only
 KINDS = ("doi", "preprint-doi", "arxiv", "openalex", "s2", "pmid", "wos", "scopus", "dblp", "mag")
 # DOI prefixes of preprint servers: a preprint's DOI and its published version's are one work
 _PREPRINT_DOI = re.compile(r"^10\.(?:1101|48550|31219|20944|21203|2139|36227|22541|31234|26434|31235|32942|13140)/", re.I)
@@ -79,6 +83,19 @@ def hard_ids(record: SourceRecord) -> list[str]:
 def record_keys(record: SourceRecord) -> list[str]:
     """Every key that names the record's work for good: its typed ids, then its own id as the source gives it."""
     return list(dict.fromkeys([*hard_ids(record), *([record.id] if record.id else [])]))
+
+
+def joining_keys(record: SourceRecord, own: str | None = None) -> list[str]:
+    """The keys a record is looked up by to find the paper it is: its typed ids, its own id (a citation key
+    qualified by its file: ``refs.bib#bibtex:li2018``), and for a record without any id the hash its text gives
+    (``kg.graph.identity.paper_id``: a listing repeated word for word; ``own`` when the caller has it already)."""
+    typed = hard_ids(record)
+    key: str | None
+    if record.id and record.format in LOCAL_IDS:
+        key = f"{record.source}#{record.id}"
+    else:
+        key = record.id or (None if typed else own or paper_id(record))
+    return list(dict.fromkeys([*typed, *([key] if key else [])]))
 
 
 def conflict(a: Mapping[str, set[str]] | Iterable[str], b: Mapping[str, set[str]] | Iterable[str]) -> str | None:

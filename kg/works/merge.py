@@ -21,34 +21,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from kg.models import Paper, PaperSource, SourceRecord
+from kg.readers._lines import strip_boilerplate
 from kg.works.features import Signature, signature_of
 
-__all__ = ["source_of", "fields_of", "merged_record", "strip_boilerplate", "filled", "slim", "source_signature", "Fields"]
+__all__ = ["source_of", "fields_of", "merged_record", "filled", "slim", "source_signature", "Fields"]
 
 _PREPRINT_VENUE = re.compile(r"\b(?:arxiv|biorxiv|medrxiv|ssrn|preprints?|corr|research square|techrxiv|osf)\b", re.I)
 _PREPRINT_FORMAT = re.compile(r"arxiv", re.I)
-_BOILERPLATE = re.compile(
-    r"(?:\s*(?:©|\(c\)|copyright\b)[^\n]*?(?:\d{4}|rights reserved|the authors?|elsevier|springer|ieee|acm|wiley|"
-    r"published by|licen[cs]ee?)[^\n]*$)+",
-    re.I,
-)
 _MARKUP = re.compile(r"[{}$\\<>]")
 
 Fields = dict  # title, venue, year, abstract, citations
-
-
-def strip_boilerplate(abstract: str | None) -> str:
-    """An abstract without the publisher's copyright lines at its end.
-
-    >>> strip_boilerplate("We learn things. © 2018 by the author(s).")
-    'We learn things.'
-    >>> strip_boilerplate("A study.\\nCopyright © 2020 Elsevier B.V. All rights reserved.")
-    'A study.'
-    >>> strip_boilerplate("The (c) term of the expansion.")
-    'The (c) term of the expansion.'
-    """
-    text = (abstract or "").strip()
-    return _BOILERPLATE.sub("", text).strip()
 
 
 def _published(f: dict) -> int:

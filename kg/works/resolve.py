@@ -26,7 +26,7 @@ from kg.graph.identity import paper_id
 from kg.models import SourceRecord
 from kg.works.features import Signature, features, numbers, signature
 from kg.works.fold import STOPWORDS, Vocabulary, load_vocabulary, title_blocks
-from kg.works.keys import conflict, kind_of, record_keys
+from kg.works.keys import conflict, joining_keys, kind_of
 from kg.works.model import WorkModel, load_model
 
 __all__ = ["WorkLookup", "Known", "Decision", "Works", "record_signature", "CANDIDATES", "ABSTRACT_AGREEMENT"]
@@ -71,6 +71,11 @@ class Decision:
     keys: tuple[str, ...] = ()  # the keys the record names the paper by
     signature: Signature | None = None
 
+    @property
+    def people(self) -> list[str]:
+        """The record's authors as its source keeps them (``Signature.people``)."""
+        return self.signature.people() if self.signature is not None else []
+
 
 def record_signature(record: SourceRecord) -> Signature:
     return signature(record.title, record.authors, record.year, record.venue, record.abstract)
@@ -95,7 +100,7 @@ class Works:
         if self.lookup is None:
             return
         records = list(records)
-        keys = sorted({k for r in records for k in (*record_keys(r), paper_id(r))} - self._asked_keys)
+        keys = sorted({k for r in records for k in (*joining_keys(r), paper_id(r))} - self._asked_keys)
         blocks = sorted({b for r in records for b in title_blocks(r.title, self.vocabulary)} - self._asked_blocks)
         self._asked_keys.update(keys)
         self._asked_blocks.update(blocks)
@@ -116,14 +121,15 @@ class Works:
             members.extend(p for p in pids if p not in members)
 
     # -- assigning -----------------------------------------------------------------------------------
-    def assign(self, record: SourceRecord) -> Decision:
-        """The paper of one record (``prepare`` it first when there is a store); the record is then one of its keys."""
-        keys = record_keys(record)
+    def assign(self, record: SourceRecord, own: str | None = None) -> Decision:
+        """The paper of one record (``prepare`` it first when there is a store); the record is then one of its keys.
+        ``own`` is the id the record would have alone (``paper_id``), for a caller that has it already."""
+        own = own or paper_id(record)
+        keys = joining_keys(record, own)
         sig = record_signature(record)
-        own = paper_id(record)
-        named = next((self.by_key[k] for k in (*keys, own) if k in self.by_key), None)
+        named = next((self.by_key[k] for k in keys if k in self.by_key), None)
         if named is not None:
-            which = next(k for k in (*keys, own) if self.by_key.get(k) == named)
+            which = next(k for k in keys if self.by_key.get(k) == named)
             decision = Decision(record, named, not self.papers[named].stored, f"the same {_said(which)}", None, tuple(keys), sig)
         else:
             best, p = self._likeliest(record, keys, sig)
@@ -131,9 +137,18 @@ class Works:
                 why = f"matched {p:.2f} ({_explain(sig, self.papers[best].signatures)})"
                 decision = Decision(record, best, not self.papers[best].stored, why, p, tuple(keys), sig)
             else:
-                decision = Decision(record, own, True, "first record", None, tuple(keys), sig)
+                decision = Decision(record, self._free(own), True, "first record", None, tuple(keys), sig)
         self._remember(decision, own)
         return decision
+
+    def _free(self, pid: str) -> str:
+        """``pid``, or ``pid~2``, ``pid~3`` … when a paper holds it already (a citation key two files give two
+        papers)."""
+        candidate, n = pid, 1  # ``prepare`` asked the store about ``pid``; a suffixed one is asked here
+        while candidate in self.by_key or (n > 1 and self.lookup is not None and self.lookup.papers_known_by([candidate])):
+            n += 1
+            candidate = f"{pid}~{n}"
+        return candidate
 
     def _likeliest(self, record: SourceRecord, keys: list[str], sig: Signature) -> tuple[str | None, float]:
         typed = [k for k in keys if kind_of(k)]
@@ -188,7 +203,7 @@ def _plausible(words: set[str], a: Signature, b: Signature) -> bool:
 
 
 def _said(key: str) -> str:
-    return key if kind_of(key) else f"record id {key}"
+    return key if kind_of(key) else f"record id {key.rsplit('#', 1)[-1]}"
 
 
 def _explain(sig: Signature, others: Sequence[Signature]) -> str:

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from kg.graph.build import MergedRecord, same_text
+from kg.graph.build import MergedRecord, paper_of, same_text
 from kg.graph.identity import paper_id
 from kg.models import Paper, PaperSource, SourceRecord
 from kg.readers.formats import title_key
 from kg.works.fold import Vocabulary, load_vocabulary, title_blocks
-from kg.works.keys import hard_ids, record_keys
+from kg.works.keys import hard_ids, joining_keys, record_keys
 from kg.works.merge import fields_of, filled, merged_record, slim, source_of
 from kg.works.resolve import Decision, Works
 
-__all__ = ["resolve", "papers_of", "source_key"]
+__all__ = ["resolve", "papers_of", "source_key", "chunk_items"]
 
 
 def source_key(record: SourceRecord) -> str:
@@ -47,6 +47,23 @@ def papers_of(
     return [_paper(pid, ds, stored.get(pid), vocabulary) for pid, ds in groups.items()]
 
 
+def chunk_items(
+    pid: str, chunks: Iterable[tuple[int, list[Decision]]], vocabulary: Vocabulary | None = None
+) -> list[tuple[int, MergedRecord]]:
+    """One paper's items chunk by chunk, each as an ingest in chunks makes it: the paper the chunks before it stored
+    (fields and sources) is what the next one merges its records into. For an engine that sees every chunk at once
+    (Spark), so that it writes what the single-machine ingest writes."""
+    vocabulary = vocabulary or load_vocabulary()
+    stored: tuple[Paper, Sequence[PaperSource]] | None = None
+    out = []
+    for chunk, decisions in chunks:
+        item = _paper(pid, decisions, stored, vocabulary)
+        out.append((chunk, item))
+        if item.sources:
+            stored = (paper_of(item), item.sources)
+    return out
+
+
 def _paper(pid: str, decisions: list[Decision], stored, vocabulary: Vocabulary) -> MergedRecord:
     paper, kept = stored if stored is not None else (None, ())
     sources = filled(kept, paper) if paper is not None else []
@@ -68,7 +85,7 @@ def _paper(pid: str, decisions: list[Decision], stored, vocabulary: Vocabulary) 
                 differing.append(r)
             continue
         why = "first record" if paper is None and not adding else d.why
-        sources.append(source_of(r, identity[1], why, d.keys, d.signature.people() if d.signature else []))
+        sources.append(source_of(r, identity[1], why, d.keys, d.people))
         adding.append(r)
         if r.references:
             cited.append((len(sources) - 1, r.references))
@@ -99,5 +116,5 @@ def _same(record: SourceRecord, source: PaperSource) -> bool:
 
 def _keys(records: Iterable[SourceRecord]) -> list[str]:
     """Every key the records name their paper by: ids, the id each would have had alone, and the title."""
-    found = (k for r in records for k in (*record_keys(r), paper_id(r), title_key(r.title)))
+    found = (k for r in records for k in (*joining_keys(r), *record_keys(r), paper_id(r), title_key(r.title)))
     return list(dict.fromkeys(k for k in found if k))

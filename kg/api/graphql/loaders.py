@@ -96,6 +96,7 @@ class Loaders:
     paper_mentions: DataLoader  # paper id -> every concept it mentions, key ones first (up to RELATED_LIMIT)
     paper_authorships: DataLoader
     paper_references: DataLoader
+    paper_sources: DataLoader  # paper id -> the records it was read from (kg.works)
     paper_cited_by: DataLoader
     key_cited_by: DataLoader  # a reference key -> the papers citing it
     author_paper_count: DataLoader
@@ -124,6 +125,7 @@ class Loaders:
             paper_mentions=load(partial(_with_limit, s.concepts_of_papers)),
             paper_authorships=load(s.authorships_of_papers),
             paper_references=load(s.references_of_papers),
+            paper_sources=load(s.sources_of_papers),
             paper_cited_by=load(s.citing_papers),
             key_cited_by=load(s.citing_keys),
             author_paper_count=load(s.paper_counts_of_authors),

@@ -130,6 +130,8 @@ class Query:
     @strawberry.field
     async def paper(self, info: Info, id: strawberry.ID) -> PaperType | None:
         found = await info.context.loaders.paper.load(str(id))
+        if found is None and (pid := await info.context.call(info.context.service.paper_id, str(id))) is not None:
+            found = await info.context.loaders.paper.load(pid)  # an id of one of its records (a DOI, a Zotero key …)
         return PaperType(model=found) if found else None
 
     @strawberry.field

@@ -9,6 +9,7 @@ graphql-core would give; the API tests compare the two on every example operatio
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from graphql import get_argument_values
@@ -17,6 +18,7 @@ from kg.api.graphql.plan import Selection
 from kg.api.graphql.shape import shape_roots
 from kg.api.graphql.tree import SUPPORTED, TreeBuilder
 from kg.service import KGService
+from kg.store.reads import Read
 
 __all__ = ["PlanRun", "SUPPORTED"]
 
@@ -32,7 +34,11 @@ class PlanRun:
         """In a worker thread: the tree built (names resolved through the service) and read by the store."""
         builder = TreeBuilder(self.service, self.variables)
         reads = builder.roots(roots)
-        return shape_roots(roots, self.service.store.read_tree(reads), builder.slots)
+        found = self.service.store.read_tree(reads)
+        again = _by_record_ids(reads, found, self.service.paper_id)
+        if again:
+            found.update(self.service.store.read_tree(again))
+        return shape_roots(roots, found, builder.slots)
 
     async def answer_in_loop(self, roots: tuple[Selection, ...], reader, call) -> dict[str, Any] | None:
         """On the store's async reader, or None when it cannot take this operation. The ``author(name:)``
@@ -47,5 +53,30 @@ class PlanRun:
             if (s.parent, s.name) == ("Query", "author") and (name := a.get("name")) is not None:
                 author_ids[name] = await call(self.service.author_id, name)
         builder = TreeBuilder(self.service, self.variables, author_ids)
-        found = await reader.read_tree(builder.roots(roots))
-        return None if found is None else shape_roots(roots, found, builder.slots)
+        reads = builder.roots(roots)
+        found = await reader.read_tree(reads)
+        if found is None:
+            return None
+        ids = {r.keys[0]: await call(self.service.paper_id, r.keys[0]) for r in _missing_papers(reads, found)}
+        again = _by_record_ids(reads, found, ids.get)
+        if again:
+            more = await reader.read_tree(again)
+            if more is None:
+                return None
+            found.update(more)
+        return shape_roots(roots, found, builder.slots)
+
+
+def _missing_papers(reads: list[Read], found: dict[str, Any]) -> list[Read]:
+    """The ``paper(id:)`` roots no paper answered under that id."""
+    return [r for r in reads if r.kind == "paper" and found.get(r.slot) is None]
+
+
+def _by_record_ids(reads: list[Read], found: dict[str, Any], paper_id) -> list[Read]:
+    """The ``paper(id:)`` roots to read again under the paper an id of one of its records names (``paper_id``)."""
+    again = []
+    for r in _missing_papers(reads, found):
+        pid = paper_id(r.keys[0])
+        if pid is not None and pid != r.keys[0]:
+            again.append(replace(r, keys=(pid,)))
+    return again

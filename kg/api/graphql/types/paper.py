@@ -11,13 +11,23 @@ from kg.api.graphql.context import Info
 from kg.api.graphql.pagination import Connection, check_first, lazily_counted
 from kg.graph.coupling import citation_links
 from kg.models import Paper, RelatedPaperAnswer
+from kg.works.merge import filled
 
 if TYPE_CHECKING:
     from kg.api.graphql.types.area import ResearchAreaType
     from kg.api.graphql.types.author import AuthorType
     from kg.api.graphql.types.concept import ConceptType
 
-__all__ = ["AuthorshipType", "CitationLinkType", "PaperType", "ReferenceType", "RelatedPaperType", "SearchHitType", "paper_page"]
+__all__ = [
+    "AuthorshipType",
+    "CitationLinkType",
+    "PaperSourceType",
+    "PaperType",
+    "ReferenceType",
+    "RelatedPaperType",
+    "SearchHitType",
+    "paper_page",
+]
 
 _Author = Annotated["AuthorType", strawberry.lazy("kg.api.graphql.types.author")]
 _Concept = Annotated["ConceptType", strawberry.lazy("kg.api.graphql.types.concept")]
@@ -78,6 +88,27 @@ class PaperType:
                 position=r.position, name=r.name or r.author.name, affiliation=r.affiliation, author=AuthorType(model=r.author)
             )
             for r in await info.context.loaders.paper_authorships.load(self.model.id)
+        ]
+
+    @strawberry.field(
+        description="The records this paper was read from, in the order they joined it: one per export or listing "
+        "that holds it (kg decides which records are one paper: ids they share, else a learned match of title, authors, "
+        "year and venue)."
+    )
+    async def sources(self, info: Info) -> list["PaperSourceType"]:
+        kept = filled(await info.context.loaders.paper_sources.load(self.model.id), self.model)
+        return [
+            PaperSourceType(
+                id=strawberry.ID(s.key),
+                format=s.format,
+                file=s.file,
+                line=s.line,
+                why=s.why,
+                title=(d := s.data).get("title"),
+                year=d.get("year"),
+                venue=d.get("venue"),
+            )
+            for s in kept
         ]
 
     @strawberry.field(
@@ -159,6 +190,23 @@ class PaperType:
         first = check_first(first, 10)
         found = await info.context.loaders.paper_related.load((self.model.id, first))
         return [RelatedPaperType(model=r, source=self.model.id) for r in found]
+
+
+@strawberry.type(name="PaperSource", description="One record a paper was read from, and why kg took it for this paper.")
+class PaperSourceType:
+    id: strawberry.ID = strawberry.field(
+        description="The record's own id (a Zotero key, an EID, a DOI …): paper(id:) finds the paper by it."
+    )
+    format: str = strawberry.field(description="What kg read it as: Scopus CSV, RIS, OpenAlex work, listing …")
+    file: str = strawberry.field(description="The file it was read from, as given to kg ingest.")
+    line: int = strawberry.field(description="Its line (or item) in that file.")
+    why: str = strawberry.field(
+        description="Why it is this paper: 'first record', 'the same doi:…' (an id both carry), or 'matched 0.97 (title, "
+        "authors, year)': the matching model's probability and what the records share."
+    )
+    title: str | None = strawberry.field(description="The title this record gives.")
+    year: int | None = strawberry.field(description="The year this record gives.")
+    venue: str | None = strawberry.field(description="The venue this record gives.")
 
 
 @strawberry.type(name="Authorship", description="One name on a paper's byline.")

@@ -1,0 +1,116 @@
+"""One paper, one node: a personal library exported nine ways (tests/fixtures/library) is thirty papers, in any order."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+from kg.store.base import PaperFilter
+from kg.works.fold import folded_title
+
+LIBRARY = Path(__file__).resolve().parents[1] / "fixtures" / "library"
+EXPORTS = sorted(p for p in LIBRARY.iterdir() if p.suffix in (".csv", ".txt", ".ris", ".atom", ".json", ".bib"))
+
+
+def _papers() -> dict:
+    spec = importlib.util.spec_from_file_location("library_papers", LIBRARY / "papers.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.P
+
+
+PAPERS = _papers()
+TRUTH = {folded_title(row[0]): n for n, row in PAPERS.items()}
+
+
+def works_of(store) -> dict[int, dict]:
+    """Each stored paper as the fixture numbers it (the one work all its sources name), with what a user sees of it."""
+    ids = [p.id for p in store.find_papers(PaperFilter(), 0, 1000).items]
+    out = {}
+    for paper, sources, refs in zip(store.papers_by_ids(ids), store.sources_of_papers(ids), store.references_of_papers(ids)):
+        named = {TRUTH.get(folded_title(s.data.get("title") or paper.title)) for s in sources}
+        assert len(named) == 1 and None not in named, f"{paper.id} holds records of {named}"
+        [n] = named
+        assert n not in out, f"work {n} is two papers: {out[n]['id']} and {paper.id}"
+        out[n] = {
+            "id": paper.id,
+            "title": paper.title,
+            "year": paper.year,
+            "venue": paper.venue,
+            "abstract": paper.abstract,
+            "citations": paper.citations,
+            "sources": sorted((Path(s.file).name, s.key) for s in sources),
+            "refs": refs,
+        }
+    return out
+
+
+def cited(work: dict, works: dict) -> set:
+    """The library papers a paper's references name (by fixture number), and the keys of those it does not have."""
+    number = {w["id"]: n for n, w in works.items()}
+    return {number.get(r.paper_id, r.paper_id) if r.paper_id else r.key for r in work["refs"]}
+
+
+def test_nine_exports_are_thirty_papers_and_no_record_is_lost(make_service):
+    service = make_service()
+    summary = service.ingest(EXPORTS)
+    assert summary.records == 66 and summary.papers_added == 30
+    works = works_of(service.store)
+    assert sorted(works) == sorted(PAPERS)
+    assert sum(len(w["sources"]) for w in works.values()) == 66
+    # per file: records read, papers new, records joined
+    report = {Path(r.path).name: (r.records, r.new, r.joined, r.refused) for r in summary.file_reports}
+    assert sum(new for _, new, _, _ in report.values()) == 30 and report["savedrecs.txt"][0] == 7
+    # the Web of Science records without a DOI are four papers, each under its accession number
+    wos = {n: w for n, w in works.items() if any(f == "savedrecs.txt" for f, _ in w["sources"])}
+    assert sorted(wos) == [1, 4, 5, 8, 10, 12, 20]
+    assert ("savedrecs.txt", "WOS:000450000000012") in works[12]["sources"]
+    # fields merged: the published title and venue over the preprint's, the earliest year, the fullest abstract
+    sam = works[2]
+    assert sam["title"] == "Sharpness-Aware Minimization for Efficiently Improving Generalization" and sam["year"] == 2020
+    assert "©" not in sam["abstract"] and sam["abstract"].startswith("In today's heavily overparameterized models")
+    assert not re.search(r"arxiv", sam["venue"] or "", re.I)
+    # every id a source gave finds the paper
+    for key in ("arxiv:2010.01412", "K2W8XJ3A", "2-s2.0-85000000002", "openalex:W4100000002", "bibtex:foret2020sharpness"):
+        assert service.store.papers_known_by([key]) == {key: sam["id"]}
+
+
+def test_any_file_order_gives_the_same_papers_and_keeps_every_reference(make_service):
+    one = make_service()
+    one.ingest(EXPORTS)
+    at_once = works_of(one.store)
+    backwards = make_service()  # (a new store: on Neo4j, the same database wiped)
+    for path in reversed(EXPORTS):  # file by file, the other way round: references arrive after their papers
+        backwards.ingest([path])
+    later = works_of(backwards.store)
+    assert sorted(later) == sorted(at_once)
+    for n in PAPERS:
+        a, b = at_once[n], later[n]
+        assert {k: a[k] for k in ("title", "year", "venue", "abstract", "citations", "sources")} == {
+            k: b[k] for k in ("title", "year", "venue", "abstract", "citations", "sources")
+        }, n
+        assert cited(a, at_once) == cited(b, later), n
+    # SAM cites, through Semantic Scholar's arXiv ids and OpenAlex's work ids, papers the library has
+    assert {9, 16, 20, 21, 22, 25} <= cited(later[2], later)
+
+
+@pytest.mark.parametrize("first", ["zotero-library.csv", "arxiv.atom"])
+def test_references_from_a_later_source_are_kept(service, first):
+    service.ingest([LIBRARY / first])
+    service.ingest([LIBRARY / "openalex-works.json", LIBRARY / "semantic-scholar.json"])
+    works = works_of(service.store)
+    assert {9, 16, 25, "arxiv:1912.02178"} <= cited(works[2], works)  # Jiang et al. not in these files: a stub
+
+
+def test_a_scopus_record_gives_affiliations_and_no_copyright_line(service):
+    service.ingest([LIBRARY / "scopus.csv"])
+    [dinh] = service.store.papers_by_ids(["2-s2.0-85000000016"])
+    assert dinh.abstract.endswith("results in good generalization.") and "©" not in dinh.abstract
+    [byline] = service.store.authorships_of_papers([dinh.id])
+    assert [(a.name, a.affiliation) for a in byline][:2] == [
+        ("Laurent Dinh", "Université de Montréal, Montréal, Canada"),
+        ("Razvan Pascanu", "DeepMind, London, United Kingdom"),
+    ]
