@@ -58,6 +58,11 @@ class Settings(BaseSettings):
     related_model: Path | None = Field(
         default=None, alias="KG_RELATED_MODEL", description="a related-papers ranker file instead of the shipped one"
     )
+    works_model: Path | None = Field(
+        default=None,
+        alias="KG_WORKS_MODEL",
+        description="a folder with a paper-matching model (model.json, model.npz) instead of the shipped one",
+    )
     max_coauthor_byline: int = Field(
         default=100,
         alias="KG_MAX_COAUTHOR_BYLINE",

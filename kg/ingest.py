@@ -232,10 +232,11 @@ class Ingest:
 
     def _papers_of(self, records: list[SourceRecord]) -> list:
         """The work-identity stage (``kg.works``): the chunk's records grouped into papers, new and stored."""
+        from kg.works.model import load_model
         from kg.works.resolve import Works
         from kg.works.stage import papers_of, resolve, source_key
 
-        works = Works(self.store)
+        works = Works(self.store, load_model(str(self.settings.works_model) if self.settings.works_model else None))
         decisions = resolve(records, works)
         ids = [pid for pid in dict.fromkeys(d.paper for d in decisions) if works.papers[pid].stored]
         stored = dict(zip(ids, zip(self.store.papers_by_ids(ids), self.store.sources_of_papers(ids))))

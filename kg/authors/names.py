@@ -75,6 +75,8 @@ def fold(text: str) -> str:
     >>> fold("Aurélien  Łukasz Øyvind")
     'aurelien  lukasz oyvind'
     """
+    if text.isascii():  # nothing to decompose or transliterate
+        return text.casefold()
     text = unicodedata.normalize("NFKD", text.translate(_TRANSLIT))
     return "".join(c for c in text if not unicodedata.combining(c)).translate(_TRANSLIT).casefold()
 

@@ -72,12 +72,13 @@ def read_records(sc, paths) -> Any:
     return ordered.map(lambda x: (x[1], x[0][1]))
 
 
-def resolve_works(records) -> dict[int, tuple]:
+def resolve_works(records, settings: Settings) -> dict[int, tuple]:
     """Record number -> (paper id, why, keys, authors as sources keep them): ``kg.works`` over every record, in order,
     on the driver (each record as matching reads it: ``stages.matching_view``)."""
+    from kg.works.model import load_model
     from kg.works.resolve import Works
 
-    works = Works()
+    works = Works(model=load_model(str(settings.works_model) if settings.works_model else None))
     out = {}
     for index, record, own in sorted(records.map(stages.matching_view).collect(), key=lambda x: x[0]):
         d = works.assign(record, own)
@@ -206,7 +207,7 @@ def run_stages(sc, paths, settings: Settings, *, partitions: int | None = None, 
     run = SparkRun(records=records.count(), listed=records)
     run.chunks = -(-run.records // cs.chunk)
     extract = candidates or partial(extract_candidates, cs)
-    decided = resolve_works(records)
+    decided = resolve_works(records, settings)
     run.papers = {i: d[0] for i, d in decided.items()}
     batches, _ = _chunk_batches(sc, records, decided, run.chunks, cs, partitions, extract)
     batches = people(batches, cs, partitions).cache()

@@ -254,16 +254,16 @@ class Store(BatchedReads):
         """The papers whose records' titles fall in each block (``kg.works.fold.title_blocks``), by id; empty
         blocks left out."""
 
-    def work_records(self, ids: Sequence[str]) -> dict[str, list[tuple[list[str], Signature]]]:
-        """What matching compares of each stored paper: for each of its records, the keys it carried and its
-        signature (a paper stored before kg kept sources: its own fields, no keys)."""
-        out: dict[str, list[tuple[list[str], Signature]]] = {}
+    def work_records(self, ids: Sequence[str]) -> dict[str, list[tuple[list[str], str, Signature]]]:
+        """What matching compares of each stored paper: for each of its records, the keys it carried, the file it was
+        read from and its signature (a paper stored before kg kept sources: its own fields, no keys)."""
+        out: dict[str, list[tuple[list[str], str, Signature]]] = {}
         for paper, sources in zip(self.papers_by_ids(ids), self.sources_of_papers(ids)):
             if paper is None:
                 continue
             if not sources:
                 sources = [PaperSource(paper.id, "", "", 0, "")]
-            out[paper.id] = [(s.data.get("keys") or [], source_signature(s)) for s in filled(sources, paper)]
+            out[paper.id] = [(s.data.get("keys") or [], s.file, source_signature(s)) for s in filled(sources, paper)]
         return out
 
     @abstractmethod

@@ -12,9 +12,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kg.works.fold import STOPWORDS, acronym, folded_title, initial, surname, title_words, venue_words
+from kg.authors.names import fold
+from kg.works.fold import STOPWORDS, acronym, initial, load_vocabulary, surname, title_words, venue_words
 
-__all__ = ["Signature", "signature", "signature_of", "features", "numbers", "venue_kind", "FEATURES"]
+__all__ = ["Signature", "signature", "signature_of", "features", "extra_words", "numbers", "venue_kind", "FEATURES"]
 
 ABSTRACT_WORDS = 60  # the first words of an abstract a signature keeps (enough to tell two texts apart)
 
@@ -26,6 +27,7 @@ FEATURES = (
     "title_length_ratio",  # the shorter title's words over the longer's
     "title_numbers_differ",  # a number in one title and not the other ('part 2', 'ii', a year)
     "content_missing",  # content words of the shorter title missing from the other
+    "extra_words",  # words of one title the other lacks that say what a paper is about (``extra_words``)
     "authors_jaccard",  # surnames
     "first_author_equal",  # the first surname of each
     "authors_min",  # the shorter byline's length (0: a record without authors)
@@ -39,6 +41,7 @@ FEATURES = (
     "abstract_jaccard",  # the first words of both abstracts (NaN unless both have one)
 )
 
+_WORDS = re.compile(r"[^\W_]+")
 _NUMBER = re.compile(r"^(?:\d+|ii|iii|iv|vi|vii|viii|ix|xi)$")
 
 
@@ -54,6 +57,8 @@ class Signature:
     venue: tuple[str, ...]
     abstract: frozenset[str]
     trigrams: frozenset[str] = frozenset()  # of the title, spaces out (``_trigrams``)
+    content: frozenset[str] = frozenset()  # the title's words but stopwords
+    numbers: frozenset[str] = frozenset()  # the title's numbers (``numbers``)
 
     def people(self) -> list[str]:
         """Each author as a source keeps them: the surname and the first initial ('hochreiter s')."""
@@ -71,7 +76,7 @@ def signature_of(
 ) -> Signature:
     """The signature of a record's fields, its authors as ``Signature.people`` gives them."""
     words = title_words(title)
-    abstract_words = folded_title(" ".join((abstract or "").split()[:ABSTRACT_WORDS])).split()
+    abstract_words = _WORDS.findall(fold(" ".join((abstract or "").split()[:ABSTRACT_WORDS])))
     split = [p.split(" ") for p in people]
     return Signature(
         words,
@@ -82,6 +87,8 @@ def signature_of(
         venue_words(venue),
         frozenset(w for w in abstract_words if w not in STOPWORDS),
         _trigrams(" ".join(words)),
+        frozenset(w for w in words if w not in STOPWORDS),
+        frozenset(numbers(words)),
     )
 
 
@@ -113,9 +120,59 @@ def _prefixed(a: tuple[str, ...], b: tuple[str, ...]) -> float:
     return sum(1 for w in words if any(o.startswith(w) for o in long_)) / len(words) if words else math.nan
 
 
+_CATALOGUE = frozenset(
+    "proc proceedings conference conf international intl int journal trans transactions vol volume pp pages "
+    "editors eds ed in press preprint arxiv extended version abstract technical report tutorial oral poster "
+    "university univ dept department available http www".split()
+)
+
+
+_SUFFIXES = ("ations", "ation", "ions", "ion", "ives", "ive", "ings", "ing", "ities", "ity", "ies", "ic", "ed", "es", "al", "y", "s")
+
+
+def _stem(word: str) -> str:
+    """A word without its ending, so that one word's forms compare equal ('induction', 'inductive'; 'symmetric',
+    'symmetry'; 'networks', 'network')."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4 and not word.endswith("ss"):
+            return word[: -len(suffix)]
+    return word
+
+
+def extra_words(a: Signature, b: Signature) -> set[str]:
+    """The words of one title that the other lacks and that say what a paper is about: not stopwords or numbers, not
+    a surname or venue word of either record, not what catalogues add ('proc', 'extended version'), not a word no
+    title in the vocabulary holds (a misprint, words run together); plurals folded. Two versions of one paper differ
+    by none or one ('[From Oral 3C]'); a follow-up paper by more ('Extended …', '… for Neural Nets').
+
+    >>> from kg.works.features import signature
+    >>> a = signature("Learning to Optimize", ["Ke Li"], 2017, "ICLR", None)
+    >>> sorted(extra_words(a, signature("Learning to Optimize Neural Nets", ["Ke Li"], 2018, "ICLR", None)))
+    ['nets', 'neur']
+    >>> extra_words(a, signature("Learning to optimize. K. Li, ICLR 2017", ["K Li"], None, "", None))
+    set()
+    """
+    known = load_vocabulary().df
+    ignore = STOPWORDS | _CATALOGUE | set(a.surnames) | set(b.surnames) | set(a.venue) | set(b.venue)
+
+    def content(words: tuple[str, ...]) -> set[str]:
+        return {_stem(w) for w in words if w not in ignore and not _NUMBER.match(w) and len(w) > 1 and (not known or w in known)}
+
+    ca, cb = content(a.words), content(b.words)
+    return (ca - cb) | (cb - ca)
+
+
+_NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten first second third".split())
+
+
 def numbers(words) -> set[str]:
-    """The numbers of a title's words, Roman numerals from 2 on included ('part ii')."""
-    return {w for w in words if _NUMBER.match(w)}
+    """The numbers of a title's words: digits, number words, Roman numerals from 2 on ('part ii'), and 'i' after 'part'.
+
+    >>> sorted(numbers(("motion", "planning", "part", "i"))), sorted(numbers(("control", "of", "two", "robots")))
+    (['i'], ['two'])
+    """
+    found = {w for w in words if _NUMBER.match(w) or w in _NUMBER_WORDS}
+    return found | ({"i"} if "i" in words and "part" in words else set())
 
 
 def _jaccard(a, b) -> float:
@@ -130,7 +187,7 @@ def features(a: Signature, b: Signature) -> list[float]:
     common = wa & wb
     ta, tb = a.trigrams, b.trigrams
     trigrams = 2 * len(ta & tb) / (len(ta) + len(tb)) if ta and tb else math.nan
-    numbers_a, numbers_b = numbers(a.words), numbers(b.words)
+    numbers_a, numbers_b = a.numbers, b.numbers
     content_short = {w for w in short if w not in STOPWORDS}
     sa, sb = set(a.surnames), set(b.surnames)
     shared = sa & sb
@@ -149,6 +206,7 @@ def features(a: Signature, b: Signature) -> list[float]:
         len(short) / len(long_) if long_ else math.nan,
         float(numbers_a != numbers_b),
         float(len(content_short - long_)),
+        float(len(extra_words(a, b))),
         _jaccard(sa, sb) if sa and sb else math.nan,
         float(a.surnames[0] == b.surnames[0]) if a.surnames and b.surnames else math.nan,
         float(min(len(a.surnames), len(b.surnames))),

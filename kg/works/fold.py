@@ -59,6 +59,10 @@ _HYPHENATED = re.compile(r"(?<=[^\W_])[-‐‑‒–](?=[^\W_])")
 
 @lru_cache(maxsize=200_000)
 def folded_title(title: str | None) -> str:
+    return fold_text(title)
+
+
+def fold_text(title: str | None) -> str:
     """A title as the words it is compared by, joined by spaces (see ``title_words``).
 
     >>> folded_title("The X-Tree: An Index Structure for High-Dimensional Data")
@@ -154,6 +158,7 @@ def title_words(title: str | None) -> tuple[str, ...]:
     return tuple(part for word in folded_title(title).split() for part in vocabulary.split(word))
 
 
+@lru_cache(maxsize=200_000)
 def surname(name: str) -> str:
     """The folded last word of a name (``Surname, Given`` as readers turn it around is ``Given Surname``).
 
@@ -167,6 +172,7 @@ def surname(name: str) -> str:
     return words[-1] if words else ""
 
 
+@lru_cache(maxsize=200_000)
 def initial(name: str) -> str:
     """The folded first letter of a name's first given name ('' for a one-word name)."""
     if name.count(",") == 1:
@@ -193,14 +199,25 @@ _SEGMENTS = re.compile(r"\s*[.,;]\s+|\s+[.,;]\s*|\s*['\"“”]{2}\s*")  # where
 
 
 def title_blocks(title: str | None, vocabulary: Vocabulary | None = None, n: int = 4) -> list[str]:
+    """(see ``_title_blocks``; the shipped vocabulary's answers are kept: each title is blocked several times)"""
+    if vocabulary is None or vocabulary is load_vocabulary():
+        return list(_shipped_blocks(title, n))
+    return _title_blocks(title, vocabulary, n)
+
+
+@lru_cache(maxsize=100_000)
+def _shipped_blocks(title: str | None, n: int) -> tuple[str, ...]:
+    return tuple(_title_blocks(title, load_vocabulary(), n))
+
+
+def _title_blocks(title: str | None, vocabulary: Vocabulary, n: int) -> list[str]:
     """The blocks of a title: those of its words (``blocks``), and those of its first and last segments (split at
     '. ' and ', ') when each holds three content words or more: a catalogue that wrote the byline before the title
     or the venue after it still meets the clean record.
 
-    >>> sorted(title_blocks("andc . faloutsos 1994 . hilbert r-tree : an improved r-tree using fractals", Vocabulary()))[:3]
+    >>> sorted(_title_blocks("andc . faloutsos 1994 . hilbert r-tree : an improved r-tree using fractals", Vocabulary(), 4))[:3]
     ['t:andc faloutsos 1994 hilbert rtree an improved rtree using fractals', 't:hilbert rtree an improved rtree using fractals', 'w:1994']
     """
-    vocabulary = vocabulary or load_vocabulary()
     words = title_words(title)
     keys = dict.fromkeys(blocks(words, vocabulary.rarity, n))
     parts = [p for p in _SEGMENTS.split(title or "") if p.strip()]

@@ -45,11 +45,11 @@ class WorkModel:
         return self.trees.probability(np.asarray(rows, dtype=np.float64).reshape(-1, len(FEATURES)))
 
 
-@lru_cache(maxsize=1)
-def load_model() -> WorkModel:
-    """The shipped model."""
-    text = (resources.files("kg.works") / "data" / MODEL_FILE).read_text(encoding="utf-8")
-    obj = json.loads(text)
+@lru_cache(maxsize=4)
+def load_model(folder: str | None = None) -> WorkModel:
+    """The shipped model, or the one in ``folder`` (``KG_WORKS_MODEL``: a ``model.json`` and a ``model.npz``)."""
+    where = Path(folder) if folder else resources.files("kg.works") / "data"
+    obj = json.loads((where / MODEL_FILE).read_text(encoding="utf-8"))
     if tuple(obj["features"]) != FEATURES:
-        raise RuntimeError("kg/works/data/model.json was trained on other features: retrain with python -m kg.training.works")
-    return WorkModel(obj["threshold"], tuple(obj["features"]), obj["trained_on"])
+        raise RuntimeError(f"{where / MODEL_FILE} was trained on other features: retrain it (python -m kg.training.works)")
+    return WorkModel(obj["threshold"], tuple(obj["features"]), obj["trained_on"], str(folder or ""))

@@ -17,6 +17,7 @@ store, a paper's id never changes, and an ingest in chunks gives the papers an i
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -24,16 +25,18 @@ from typing import Protocol
 
 from kg.graph.identity import paper_id
 from kg.models import SourceRecord
-from kg.works.features import Signature, features, numbers, signature
-from kg.works.fold import STOPWORDS, Vocabulary, load_vocabulary, title_blocks
+from kg.works.features import Signature, extra_words, features, signature, venue_kind
+from kg.works.fold import Vocabulary, load_vocabulary, title_blocks
 from kg.works.keys import conflict, joining_keys, kind_of
 from kg.works.model import WorkModel, load_model
 
 __all__ = ["WorkLookup", "Known", "Decision", "Works", "record_signature", "CANDIDATES", "ABSTRACT_AGREEMENT"]
 
 CANDIDATES = 25  # papers scored per record at most: those sharing the most blocks with it
+BLOCK_CAP = 200  # a block holding more papers than this is passed over (its word is too common to tell anything)
 MIN_CONTAINMENT = 0.5  # of the shorter title's content words, found in the other: below it, never scored
 ABSTRACT_AGREEMENT = 0.1  # two abstracts sharing fewer of their first words than this are two papers (Jaccard)
+SAME_ABSTRACT = 0.5  # records with abstracts whose titles differ by a word that says what a paper is about need this much
 
 
 class WorkLookup(Protocol):
@@ -43,7 +46,7 @@ class WorkLookup(Protocol):
 
     def papers_in_blocks(self, blocks: Sequence[str]) -> dict[str, list[str]]: ...  # block -> paper ids
 
-    def work_records(self, ids: Sequence[str]) -> dict[str, list[tuple[list[str], Signature]]]: ...  # id -> (keys, signature)s
+    def work_records(self, ids: Sequence[str]) -> dict[str, list[tuple[list[str], str, Signature]]]: ...  # (keys, file, signature)s
 
 
 @dataclass(slots=True)
@@ -52,7 +55,7 @@ class Known:
 
     id: str
     keys: set[str] = field(default_factory=set)
-    signatures: list[Signature] = field(default_factory=list)
+    signatures: list[tuple[str, Signature]] = field(default_factory=list)  # (the file it was read from, signature)
     stored: bool = False
 
     def typed(self) -> set[str]:
@@ -111,9 +114,9 @@ class Works:
             self.papers.setdefault(pid, Known(pid, stored=True))
         for pid, rows in (self.lookup.work_records(wanted) if wanted else {}).items():
             known = self.papers[pid]
-            for keys_of, sig in rows:
+            for keys_of, file, sig in rows:
                 known.keys.update(keys_of)
-                known.signatures.append(sig)
+                known.signatures.append((file, sig))
                 self.by_key.update((k, pid) for k in keys_of if k not in self.by_key)
         self.by_key.update((k, p) for k, p in found.items() if k not in self.by_key)
         for block, pids in in_blocks.items():
@@ -134,7 +137,7 @@ class Works:
         else:
             best, p = self._likeliest(record, keys, sig)
             if best is not None:
-                why = f"matched {p:.2f} ({_explain(sig, self.papers[best].signatures)})"
+                why = f"matched {p:.2f} ({_explain(sig, [o for _, o in self.papers[best].signatures])})"
                 decision = Decision(record, best, not self.papers[best].stored, why, p, tuple(keys), sig)
             else:
                 decision = Decision(record, self._free(own), True, "first record", None, tuple(keys), sig)
@@ -154,15 +157,16 @@ class Works:
         typed = [k for k in keys if kind_of(k)]
         shared: Counter[str] = Counter()
         for block in title_blocks(record.title, self.vocabulary):
-            shared.update(self.by_block.get(block, ()))
-        words = {w for w in sig.words if w not in STOPWORDS}
+            members = self.by_block.get(block, ())
+            if len(members) <= BLOCK_CAP:  # a title word this common tells nothing
+                shared.update(members)
         pairs: list[tuple[str, list[float]]] = []
-        for pid, _ in sorted(shared.items(), key=lambda x: (-x[1], x[0]))[:CANDIDATES]:
+        for pid, _ in heapq.nsmallest(CANDIDATES, shared.items(), key=lambda x: (-x[1], x[0])):
             known = self.papers[pid]
             if typed and conflict(typed, known.typed()):
                 continue
-            for other in known.signatures:
-                if _plausible(words, sig, other):
+            for file, other in known.signatures:
+                if _plausible(sig, other) and (file != record.source or _duplicate(sig, other)):
                     pairs.append((pid, features(sig, other)))
         if not pairs:
             return None, 0.0
@@ -179,27 +183,39 @@ class Works:
             known.keys.add(key)
             self.by_key.setdefault(key, pid)
         if decision.signature is not None:
-            known.signatures.append(decision.signature)
+            known.signatures.append((decision.record.source, decision.signature))
         for block in title_blocks(decision.record.title, self.vocabulary):
             members = self.by_block.setdefault(block, [])
             if pid not in members:
                 members.append(pid)
 
 
-def _plausible(words: set[str], a: Signature, b: Signature) -> bool:
+def _plausible(a: Signature, b: Signature) -> bool:
     """Whether two records are worth scoring: the shorter title's content words mostly in the other, no number in
-    each title that the other lacks ('Part 2', 'Task 1', a year: a catalogue may add numbers to a title, never
-    swap them), and their abstracts (when both have one) not plainly two texts."""
-    other = {w for w in b.words if w not in STOPWORDS}
-    short, long_ = (words, other) if len(words) <= len(other) else (other, words)
+    each title that the other lacks ('Part 2', 'Task 1', 'two robots': a catalogue may add numbers to a title, never
+    swap them). Records that both have an abstract are complete records, not a catalogue's: their titles may differ
+    by no word that says what a paper is about (``extra_words``: 'Scalable …', '… Liquid-Fabric …' are follow-ups),
+    or by one when their abstracts mostly agree; and two abstracts that share almost nothing are two papers."""
+    short, long_ = (a.content, b.content) if len(a.content) <= len(b.content) else (b.content, a.content)
     if not short or len(short & long_) < MIN_CONTAINMENT * len(short):
         return False
-    numbers_a, numbers_b = numbers(a.words), numbers(b.words)
-    if numbers_a - numbers_b and numbers_b - numbers_a:
+    if a.numbers - b.numbers and b.numbers - a.numbers:
         return False
     if a.abstract and b.abstract:
-        return len(a.abstract & b.abstract) >= ABSTRACT_AGREEMENT * len(a.abstract | b.abstract)
+        agreement = len(a.abstract & b.abstract) / len(a.abstract | b.abstract)
+        extra = len(extra_words(a, b))
+        return not (agreement < ABSTRACT_AGREEMENT or extra > 1 or (extra == 1 and agreement < SAME_ABSTRACT))
     return True
+
+
+def _duplicate(a: Signature, b: Signature) -> bool:
+    """Whether two records of one file repeat one paper: one title, one byline (by surname), one year (or none given).
+    A file lists distinct works but for such repeats; records of one file that differ more (a conference paper and
+    its journal version, two papers of a series) are two papers, however alike."""
+    if a.year is not None and b.year is not None and a.year != b.year:
+        return False
+    ka, kb = venue_kind(a.venue), venue_kind(b.venue)
+    return not (ka and kb and ka != kb)
 
 
 def _said(key: str) -> str:
