@@ -315,10 +315,11 @@ def migrate() -> None:
 def _add_commands() -> None:
     from kg.cli_answers import COMMANDS
     from kg.cli_neo4j import neo4j
+    from kg.cli_papers import papers
     from kg.cli_people import authors
     from kg.cli_trends import trends
 
-    for command in [*COMMANDS, neo4j, authors, trends]:
+    for command in [*COMMANDS, neo4j, authors, papers, trends]:
         main.add_command(command)
 
 

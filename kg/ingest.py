@@ -174,6 +174,22 @@ class Ingest:
             file_reports=list(self._reports.values()),
         )
 
+    def correct_papers(self, work: Callable[[], tuple]) -> dict:
+        """Write a user's correction of which records are one paper (``kg.works.corrections``; ``work`` works it out,
+        under the writer lock, as ``(correction, record or None)``), in one write with the ingest of the record a
+        split takes out: made a paper of its own, never the one it left. What the user asked, as kept."""
+        with self.store.writer_lock():
+            self._fresh_run()
+            correction, record = work()
+            if record is not None:
+                from kg.works.keys import source_key
+
+                self._apart = {(record.source, source_key(record)): {correction.paper.id}}
+            self._paper_correction = correction
+            self._chunk([record] if record is not None else [], self.store.stats().papers, no_progress)
+            self._fresh_run()
+        return correction.record
+
     def _counting(self, on_error: OnError | None) -> OnError | None:
         """``on_error`` that also counts each file's refused records (the first read's; the streaming second read
         passes them over)."""
@@ -194,6 +210,8 @@ class Ingest:
         self._signatures: dict[str, str] = {}  # stored papers' signatures read so far (never rewritten)
         self._stages: defaultdict[str, float] = defaultdict(float)  # seconds per stage, over the run
         self._differing: list[tuple[str, str, int]] = []
+        self._apart: dict[tuple[str, str], set[str]] = {}  # a split's record -> the paper it leaves
+        self._paper_correction = None
 
     def _chunk(self, records: list[SourceRecord], papers_before: int, progress: Progress) -> tuple[int, int, int]:
         """One all-or-nothing write: (papers added, papers already present, repeated listings merged)."""
@@ -214,7 +232,10 @@ class Ingest:
             self._assign_people(batch)
         with _timed(spent, "links"):
             self._link_new_papers(batch, papers_before + len(chunk.new))
-        if batch.papers or batch.in_area:  # an empty file writes nothing
+        batch.paper_correction = c = self._paper_correction
+        if c is not None and c.shared:  # a split-off record's ids the paper it left keeps name that paper alone
+            batch.known_as = [(pid, key) for pid, key in batch.known_as if key not in set(c.shared)]
+        if batch.papers or batch.in_area or batch.paper_correction:  # an empty file writes nothing
             with _timed(spent, "write"):
                 self.store.apply(batch)
             self._signatures.update((p.id, p.topic) for p in batch.papers if p.topic)
@@ -234,9 +255,12 @@ class Ingest:
         """The work-identity stage (``kg.works``): the chunk's records grouped into papers, new and stored."""
         from kg.works.model import load_model
         from kg.works.resolve import Works
-        from kg.works.stage import papers_of, resolve, source_key
+        from kg.works.keys import source_key
+        from kg.works.stage import papers_of, resolve
 
-        works = Works(self.store, load_model(str(self.settings.works_model) if self.settings.works_model else None))
+        model = load_model(str(self.settings.works_model) if self.settings.works_model else None)
+        freed = set(self._paper_correction.unlinked) if self._paper_correction is not None else set()
+        works = Works(self.store, model, apart=self._apart, freed=freed)
         decisions = resolve(records, works)
         ids = [pid for pid in dict.fromkeys(d.paper for d in decisions) if works.papers[pid].stored]
         stored = dict(zip(ids, zip(self.store.papers_by_ids(ids), self.store.sources_of_papers(ids))))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 from pathlib import Path
 
@@ -188,6 +189,22 @@ class KGService:
     def split_author(self, key: str, papers: Sequence[str]) -> dict:
         """Some papers of a person are someone else's: they move to a new person, whose id the answer names."""
         return self._correct(lambda: corrections.split(self.store, key, papers, self.settings.max_coauthor_byline))
+
+    def merge_papers(self, keep: str, other: str) -> dict:
+        """Two papers are one: ``other``'s records join ``keep``, whose id survives (``other``'s ids name it)."""
+        from kg.works import corrections as paper_corrections
+
+        work = partial(paper_corrections.merge, self.store, keep, other, self.settings.max_coauthor_byline)
+        return Ingest(self.store, self.settings, self.extract).correct_papers(lambda: (work(), None))
+
+    def split_paper(self, ref: str, source: str) -> dict:
+        """A record of a paper is another paper: it becomes one of its own (the answer names it)."""
+        from kg.works import corrections as paper_corrections
+
+        ingest = Ingest(self.store, self.settings, self.extract)
+        record = ingest.correct_papers(lambda: paper_corrections.split(self.store, ref, source))
+        made = self.paper_id(record["source"]) if record.get("source") else None
+        return record | {"to": made}
 
     def _correct(self, work) -> dict:
         with self.store.writer_lock():  # no ingest runs meanwhile: the correction is worked out on what it changes

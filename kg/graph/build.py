@@ -11,7 +11,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from kg.extract.text import first_sentence_label
-from kg.graph.correction import PeopleCorrection
+from kg.graph.correction import PaperCorrection, PeopleCorrection
 from kg.graph.identity import area_chain, make_author, make_institution, paper_id, paper_keys
 from kg.extract.topics import with_stats
 from kg.graph.shares import SharedEdge, stored_norm
@@ -81,6 +81,7 @@ class GraphBatch:
     known_as: list[tuple[str, str]] = field(default_factory=list)  # paper id, a key references may name it by
     cites: list[tuple[str, str, int]] = field(default_factory=list)  # paper id, a key of a work it cites, which reference
     correction: PeopleCorrection | None = None  # a user's correction of who is who (``kg authors merge/split``)
+    paper_correction: PaperCorrection | None = None  # a user's correction of which records are one paper (``kg papers``)
     # the sources of each paper it makes or adds a record to, all of them (kg.works): what a store keeps, replaced
     sources: dict[str, list[PaperSource]] = field(default_factory=dict)
     updates: list[Paper] = field(default_factory=list)  # stored papers whose merged fields a new source changed

@@ -1,4 +1,5 @@
-"""A user's correction of who is who, as the stores write it: authorships moved, counts changed, ids re-pointed.
+"""A user's corrections as the stores write them: of who is who (authorships moved, counts changed, ids re-pointed),
+and of which records are one paper.
 
 ``kg.authors.corrections`` works one out from store reads (``kg authors merge`` /
 ``split``); a store applies it in the same all-or-nothing write as an ingest's
@@ -9,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kg.models import Author
+from kg.models import Author, Paper, PaperSource
 
-__all__ = ["PeopleCorrection"]
+__all__ = ["PeopleCorrection", "PaperCorrection"]
 
 
 @dataclass(slots=True)
@@ -45,4 +46,62 @@ class PeopleCorrection:
             {(a, b): n for a, b, n in d["coauthors"]},
             {(a, i): n for a, i, n in d["affiliated"]},
             dict(d["ids"]),
+        )
+
+
+@dataclass(slots=True)
+class PaperCorrection:
+    """A user's correction of which records are one paper, as the stores write it (``kg.works.corrections``).
+
+    ``merge``: the paper ``removed`` is ``paper``: its keys, references, areas and title blocks move to ``paper``,
+    its byline's counts go (the survivor keeps its own byline), and its node goes. ``split``: a source leaves
+    ``paper`` (the keys only it gave are ``unlinked``); the ingest that writes the correction makes it a paper of
+    its own. Either way ``paper`` is rewritten with its sources and the fields merged over them.
+    """
+
+    record: dict  # what the user asked, kept in the store: kind, ids, source, when
+    paper: Paper  # the paper that stays, its fields merged anew
+    sources: list[PaperSource] = field(default_factory=list)  # its sources, all of them
+    removed: str | None = None  # merge: the paper merged away
+    cites: list[tuple[str, int]] = field(default_factory=list)  # merge: the removed paper's references, renumbered
+    authored: list[tuple[str, str]] = field(default_factory=list)  # merge: (author, removed paper) authorships that go
+    coauthors: dict[tuple[str, str], int] = field(default_factory=dict)  # merge: (a, b) a < b -> change in joint papers
+    affiliated: dict[tuple[str, str], int] = field(default_factory=dict)  # merge: (author, institution) -> change
+    people_removed: list[str] = field(default_factory=list)  # merge: people left with no paper
+    unlinked: list[str] = field(default_factory=list)  # split: keys ``paper`` is no longer known as
+    unblocked: list[str] = field(default_factory=list)  # split: title blocks only the leaving source gave
+    shared: list[str] = field(default_factory=list)  # split: keys the leaving source carries that ``paper`` keeps
+
+    def to_json(self) -> dict:
+        p = self.paper
+        return {
+            "record": self.record,
+            "paper": [p.id, p.title, p.label, p.abstract, p.venue, p.year, p.authors_truncated, p.concept_norm, p.citations],
+            "sources": [s.encode() for s in self.sources],
+            "removed": self.removed,
+            "cites": [list(c) for c in self.cites],
+            "authored": [list(a) for a in self.authored],
+            "coauthors": [[a, b, n] for (a, b), n in sorted(self.coauthors.items())],
+            "affiliated": [[a, i, n] for (a, i), n in sorted(self.affiliated.items())],
+            "people_removed": self.people_removed,
+            "unlinked": self.unlinked,
+            "unblocked": self.unblocked,
+            "shared": self.shared,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict) -> "PaperCorrection":
+        return cls(
+            d["record"],
+            Paper(*d["paper"]),
+            [PaperSource.decode(s) for s in d["sources"]],
+            d["removed"],
+            [tuple(c) for c in d["cites"]],
+            [tuple(a) for a in d["authored"]],
+            {(a, b): n for a, b, n in d["coauthors"]},
+            {(a, i): n for a, i, n in d["affiliated"]},
+            list(d["people_removed"]),
+            list(d["unlinked"]),
+            list(d["unblocked"]),
+            list(d.get("shared", ())),
         )

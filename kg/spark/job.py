@@ -73,7 +73,7 @@ def read_records(sc, paths) -> Any:
 
 
 def resolve_works(records, settings: Settings) -> dict[int, tuple]:
-    """Record number -> (paper id, why, keys, authors as sources keep them): ``kg.works`` over every record, in order,
+    """Record number -> (paper id, why, keys): ``kg.works`` over every record, in order,
     on the driver (each record as matching reads it: ``stages.matching_view``)."""
     from kg.works.model import load_model
     from kg.works.resolve import Works
@@ -82,7 +82,7 @@ def resolve_works(records, settings: Settings) -> dict[int, tuple]:
     out = {}
     for index, record, own in sorted(records.map(stages.matching_view).collect(), key=lambda x: x[0]):
         d = works.assign(record, own)
-        out[index] = (d.paper, d.why, d.keys, tuple(d.people))
+        out[index] = (d.paper, d.why, d.keys)
     return out
 
 

@@ -123,12 +123,11 @@ def paper_items(pid: str, rows: Iterable[tuple[int, SourceRecord]], size: int, d
 
 
 def _decision(record: SourceRecord, decided: tuple):
-    """A record's decision as the driver made it (``job.resolve_works``): its paper, why, its keys and its authors."""
-    from kg.works.features import signature_of
+    """A record's decision as the driver made it (``job.resolve_works``): its paper, why, and its keys."""
     from kg.works.resolve import Decision
 
-    pid, why, keys, people = decided
-    return Decision(record, pid, why == "first record", why, None, tuple(keys), signature_of(None, people, None, None, None))
+    pid, why, keys = decided
+    return Decision(record, pid, why == "first record", why, None, tuple(keys))
 
 
 # -- papers and source author ids ---------------------------------------------------------------

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from kg.authors.names import fold
 from kg.works.fold import STOPWORDS, acronym, initial, load_vocabulary, surname, title_words, venue_words
 
-__all__ = ["Signature", "signature", "signature_of", "features", "extra_words", "numbers", "venue_kind", "FEATURES"]
+__all__ = ["Signature", "signature", "features", "extra_words", "numbers", "venue_kind", "FEATURES"]
 
 ABSTRACT_WORDS = 60  # the first words of an abstract a signature keeps (enough to tell two texts apart)
 
@@ -60,29 +60,17 @@ class Signature:
     content: frozenset[str] = frozenset()  # the title's words but stopwords
     numbers: frozenset[str] = frozenset()  # the title's numbers (``numbers``)
 
-    def people(self) -> list[str]:
-        """Each author as a source keeps them: the surname and the first initial ('hochreiter s')."""
-        return [f"{s} {i}".rstrip() for s, i in zip(self.surnames, self.initials)]
-
 
 def signature(title: str | None, authors: Sequence[str], year: int | None, venue: str | None, abstract: str | None) -> Signature:
     """The signature of one record's fields."""
     names = [a for a in authors if surname(a)]
-    return signature_of(title, [f"{surname(a)} {initial(a)}".rstrip() for a in names], year, venue, abstract)
-
-
-def signature_of(
-    title: str | None, people: Sequence[str], year: int | None, venue: str | None, abstract: str | None
-) -> Signature:
-    """The signature of a record's fields, its authors as ``Signature.people`` gives them."""
     words = title_words(title)
     abstract_words = _WORDS.findall(fold(" ".join((abstract or "").split()[:ABSTRACT_WORDS])))
-    split = [p.split(" ") for p in people]
     return Signature(
         words,
         " ".join(words),
-        tuple(p[0] for p in split),
-        tuple(p[1] if len(p) > 1 else "" for p in split),
+        tuple(surname(a) for a in names),
+        tuple(initial(a) for a in names),
         year,
         venue_words(venue),
         frozenset(w for w in abstract_words if w not in STOPWORDS),
@@ -127,7 +115,25 @@ _CATALOGUE = frozenset(
 )
 
 
-_SUFFIXES = ("ations", "ation", "ions", "ion", "ives", "ive", "ings", "ing", "ities", "ity", "ies", "ic", "ed", "es", "al", "y", "s")
+_SUFFIXES = (
+    "ations",
+    "ation",
+    "ions",
+    "ion",
+    "ives",
+    "ive",
+    "ings",
+    "ing",
+    "ities",
+    "ity",
+    "ies",
+    "ic",
+    "ed",
+    "es",
+    "al",
+    "y",
+    "s",
+)
 
 
 def _stem(word: str) -> str:

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from kg.graph.identity import paper_id
 from kg.models import SourceRecord
 
-__all__ = ["KINDS", "LOCAL_IDS", "typed_id", "record_keys", "joining_keys", "hard_ids", "conflict", "kind_of"]
+__all__ = ["KINDS", "LOCAL_IDS", "typed_id", "record_keys", "joining_keys", "source_key", "hard_ids", "conflict", "kind_of"]
 
 LOCAL_IDS = frozenset({"BibTeX", "RIS"})  # formats whose record ids are citation keys, unique within a file only
 KINDS = ("doi", "preprint-doi", "arxiv", "openalex", "s2", "pmid", "wos", "scopus", "dblp", "mag")
@@ -83,6 +83,11 @@ def hard_ids(record: SourceRecord) -> list[str]:
 def record_keys(record: SourceRecord) -> list[str]:
     """Every key that names the record's work for good: its typed ids, then its own id as the source gives it."""
     return list(dict.fromkeys([*hard_ids(record), *([record.id] if record.id else [])]))
+
+
+def source_key(record: SourceRecord) -> str:
+    """The key a paper keeps a record under: its own id, else its first typed id, else its text's hash."""
+    return record.id or next(iter(hard_ids(record)), None) or paper_id(record)
 
 
 def joining_keys(record: SourceRecord, own: str | None = None) -> list[str]:

@@ -22,9 +22,9 @@ from dataclasses import replace
 
 from kg.models import Paper, PaperSource, SourceRecord
 from kg.readers._lines import strip_boilerplate
-from kg.works.features import Signature, signature_of
+from kg.works.features import Signature, signature
 
-__all__ = ["source_of", "fields_of", "merged_record", "filled", "slim", "source_signature", "Fields"]
+__all__ = ["source_of", "fields_of", "merged_record", "record_of_source", "filled", "slim", "source_signature", "Fields"]
 
 _PREPRINT_VENUE = re.compile(r"\b(?:arxiv|biorxiv|medrxiv|ssrn|preprints?|corr|research square|techrxiv|osf)\b", re.I)
 _PREPRINT_FORMAT = re.compile(r"arxiv", re.I)
@@ -52,11 +52,13 @@ def _title_rank(f: dict) -> tuple:
 _OWN = ("title", "venue", "year", "citations", "abstract")  # what a paper of one source keeps on itself only
 
 
-def source_of(record: SourceRecord, key: str, why: str, keys: Sequence[str], people: Sequence[str]) -> PaperSource:
-    """A record as its paper keeps it (``people``: its authors as ``Signature.people`` gives them)."""
+def source_of(record: SourceRecord, key: str, why: str, keys: Sequence[str]) -> PaperSource:
+    """A record as its paper keeps it: enough to compare it with new records and to make a paper of it again."""
     fields = {
         "keys": list(keys),
-        "people": list(people),
+        "authors": list(record.authors),
+        "ids": list(record.ids),
+        "arxiv_id": record.arxiv_id,
         "doi": record.doi,
         "title": record.title,
         "venue": record.venue,
@@ -90,7 +92,7 @@ def slim(sources: Sequence[PaperSource]) -> list[PaperSource]:
 def source_signature(source: PaperSource) -> Signature:
     """What matching compares of a source (filled: ``filled``)."""
     f = source.data
-    return signature_of(f.get("title"), f.get("people") or (), f.get("year"), f.get("venue"), f.get("abstract"))
+    return signature(f.get("title"), f.get("authors") or (), f.get("year"), f.get("venue"), f.get("abstract"))
 
 
 def fields_of(sources: Iterable[PaperSource]) -> Fields:
@@ -110,6 +112,27 @@ def fields_of(sources: Iterable[PaperSource]) -> Fields:
         "abstract": max(abstracts, key=lambda a: (len(a), a)) if abstracts else "",
         "citations": max(counts) if counts else None,
     }
+
+
+def record_of_source(source: PaperSource) -> SourceRecord:
+    """The record a source was read as, made again from what its paper keeps of it (``filled`` first): its fields,
+    ids and byline (its references stay with the paper)."""
+    f = source.data
+    return SourceRecord(
+        source=source.file,
+        line=source.line,
+        abstract=f.get("abstract") or "",
+        authors=tuple(f.get("authors") or ()),
+        id=source.key,
+        title=f.get("title"),
+        venue=f.get("venue"),
+        year=f.get("year"),
+        doi=f.get("doi"),
+        arxiv_id=f.get("arxiv_id"),
+        citations=f.get("citations"),
+        ids=tuple(f.get("ids") or ()),
+        format=source.format,
+    )
 
 
 def merged_record(byline: SourceRecord, records: Sequence[SourceRecord], fields: Fields) -> SourceRecord:

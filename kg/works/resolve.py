@@ -27,7 +27,7 @@ from kg.graph.identity import paper_id
 from kg.models import SourceRecord
 from kg.works.features import Signature, extra_words, features, signature, venue_kind
 from kg.works.fold import Vocabulary, load_vocabulary, title_blocks
-from kg.works.keys import conflict, joining_keys, kind_of
+from kg.works.keys import conflict, joining_keys, kind_of, source_key
 from kg.works.model import WorkModel, load_model
 
 __all__ = ["WorkLookup", "Known", "Decision", "Works", "record_signature", "CANDIDATES", "ABSTRACT_AGREEMENT"]
@@ -46,7 +46,9 @@ class WorkLookup(Protocol):
 
     def papers_in_blocks(self, blocks: Sequence[str]) -> dict[str, list[str]]: ...  # block -> paper ids
 
-    def work_records(self, ids: Sequence[str]) -> dict[str, list[tuple[list[str], str, Signature]]]: ...  # (keys, file, signature)s
+    def work_records(
+        self, ids: Sequence[str]
+    ) -> dict[str, list[tuple[list[str], str, Signature]]]: ...  # (keys, file, signature)s
 
 
 @dataclass(slots=True)
@@ -74,11 +76,6 @@ class Decision:
     keys: tuple[str, ...] = ()  # the keys the record names the paper by
     signature: Signature | None = None
 
-    @property
-    def people(self) -> list[str]:
-        """The record's authors as its source keeps them (``Signature.people``)."""
-        return self.signature.people() if self.signature is not None else []
-
 
 def record_signature(record: SourceRecord) -> Signature:
     return signature(record.title, record.authors, record.year, record.venue, record.abstract)
@@ -87,8 +84,17 @@ def record_signature(record: SourceRecord) -> Signature:
 class Works:
     """The papers known so far, by key and by block: read from a store on first need, then kept up to date."""
 
-    def __init__(self, lookup: WorkLookup | None = None, model: WorkModel | None = None, vocabulary: Vocabulary | None = None):
+    def __init__(
+        self,
+        lookup: WorkLookup | None = None,
+        model: WorkModel | None = None,
+        vocabulary: Vocabulary | None = None,
+        apart: dict[tuple[str, str], set[str]] | None = None,
+        freed: set[str] | None = None,
+    ):
         self.lookup = lookup
+        self.apart = apart or {}  # (file, record key) -> papers that record is not (``kg papers split``)
+        self.freed = freed or set()  # keys a correction written with this ingest takes off the paper holding them
         self.model = model or load_model()
         self.vocabulary = vocabulary or load_vocabulary()
         self.by_key: dict[str, str] = {}
@@ -117,8 +123,8 @@ class Works:
             for keys_of, file, sig in rows:
                 known.keys.update(keys_of)
                 known.signatures.append((file, sig))
-                self.by_key.update((k, pid) for k in keys_of if k not in self.by_key)
-        self.by_key.update((k, p) for k, p in found.items() if k not in self.by_key)
+                self.by_key.update((k, pid) for k in keys_of if k not in self.by_key and k not in self.freed)
+        self.by_key.update((k, p) for k, p in found.items() if k not in self.by_key and k not in self.freed)
         for block, pids in in_blocks.items():
             members = self.by_block.setdefault(block, [])
             members.extend(p for p in pids if p not in members)
@@ -130,30 +136,33 @@ class Works:
         own = own or paper_id(record)
         keys = joining_keys(record, own)
         sig = record_signature(record)
-        named = next((self.by_key[k] for k in keys if k in self.by_key), None)
+        not_these = self.apart.get((record.source, source_key(record)), set())
+        named = next((self.by_key[k] for k in keys if k in self.by_key and self.by_key[k] not in not_these), None)
         if named is not None:
             which = next(k for k in keys if self.by_key.get(k) == named)
             decision = Decision(record, named, not self.papers[named].stored, f"the same {_said(which)}", None, tuple(keys), sig)
         else:
-            best, p = self._likeliest(record, keys, sig)
+            best, p = self._likeliest(record, keys, sig, not_these)
             if best is not None:
                 why = f"matched {p:.2f} ({_explain(sig, [o for _, o in self.papers[best].signatures])})"
                 decision = Decision(record, best, not self.papers[best].stored, why, p, tuple(keys), sig)
             else:
-                decision = Decision(record, self._free(own), True, "first record", None, tuple(keys), sig)
+                # a record split off a paper (``not_these``) is named by its own id where it can be
+                named_as = source_key(record) if not_these and source_key(record) not in self.by_key else own
+                decision = Decision(record, self._free(named_as), True, "first record", None, tuple(keys), sig)
         self._remember(decision, own)
         return decision
 
     def _free(self, pid: str) -> str:
         """``pid``, or ``pid~2``, ``pid~3`` … when a paper holds it already (a citation key two files give two
-        papers)."""
+        papers, a record split off a paper that keeps the record's DOI through another record)."""
         candidate, n = pid, 1  # ``prepare`` asked the store about ``pid``; a suffixed one is asked here
         while candidate in self.by_key or (n > 1 and self.lookup is not None and self.lookup.papers_known_by([candidate])):
             n += 1
             candidate = f"{pid}~{n}"
         return candidate
 
-    def _likeliest(self, record: SourceRecord, keys: list[str], sig: Signature) -> tuple[str | None, float]:
+    def _likeliest(self, record: SourceRecord, keys: list[str], sig: Signature, not_these: set[str]) -> tuple[str | None, float]:
         typed = [k for k in keys if kind_of(k)]
         shared: Counter[str] = Counter()
         for block in title_blocks(record.title, self.vocabulary):
@@ -163,7 +172,7 @@ class Works:
         pairs: list[tuple[str, list[float]]] = []
         for pid, _ in heapq.nsmallest(CANDIDATES, shared.items(), key=lambda x: (-x[1], x[0])):
             known = self.papers[pid]
-            if typed and conflict(typed, known.typed()):
+            if pid in not_these or (typed and conflict(typed, known.typed())):
                 continue
             for file, other in known.signatures:
                 if _plausible(sig, other) and (file != record.source or _duplicate(sig, other)):

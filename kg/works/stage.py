@@ -15,16 +15,11 @@ from kg.graph.identity import paper_id
 from kg.models import Paper, PaperSource, SourceRecord
 from kg.readers.formats import title_key
 from kg.works.fold import Vocabulary, load_vocabulary, title_blocks
-from kg.works.keys import hard_ids, joining_keys, record_keys
+from kg.works.keys import joining_keys, record_keys, source_key
 from kg.works.merge import fields_of, filled, merged_record, slim, source_of
 from kg.works.resolve import Decision, Works
 
 __all__ = ["resolve", "papers_of", "source_key", "chunk_items"]
-
-
-def source_key(record: SourceRecord) -> str:
-    """The key a paper keeps a record under: its own id, else its first typed id, else its text's hash."""
-    return record.id or next(iter(hard_ids(record)), None) or paper_id(record)
 
 
 def resolve(records: Sequence[SourceRecord], works: Works) -> list[Decision]:
@@ -85,7 +80,7 @@ def _paper(pid: str, decisions: list[Decision], stored, vocabulary: Vocabulary) 
                 differing.append(r)
             continue
         why = "first record" if paper is None and not adding else d.why
-        sources.append(source_of(r, identity[1], why, d.keys, d.people))
+        sources.append(source_of(r, identity[1], why, d.keys))
         adding.append(r)
         if r.references:
             cited.append((len(sources) - 1, r.references))

@@ -114,3 +114,49 @@ def test_a_scopus_record_gives_affiliations_and_no_copyright_line(service):
         ("Laurent Dinh", "Université de Montréal, Montréal, Canada"),
         ("Razvan Pascanu", "DeepMind, London, United Kingdom"),
     ]
+
+
+def test_a_record_split_off_stays_apart_and_merging_it_back_restores_the_graph(make_service):
+    service = make_service()
+    service.ingest(EXPORTS)
+    before = service.stats()
+    sam = service.paper_id("arxiv:2010.01412")
+    foret = service.author("Pierre Foret")
+    joint = {c.author_key: c.joint_papers for c in service.store.coauthors_of([foret.key])[0]}
+
+    record = service.split_paper("arxiv:2010.01412", "K2W8XJ3A")  # the Zotero record of SAM is (say) another paper
+    assert record["to"] == "K2W8XJ3A" and service.stats().papers == before.papers + 1
+    assert "K2W8XJ3A" not in [s.key for s in service.store.sources_of_papers([sam])[0]]
+    assert service.paper_id("arxiv:2010.01412") == sam  # the arXiv id stays with the paper its other records name
+    service.ingest([LIBRARY / "zotero-library.csv"])  # a later ingest follows the correction
+    assert service.stats().papers == before.papers + 1 and service.paper_id("K2W8XJ3A") == "K2W8XJ3A"
+
+    service.merge_papers(sam, "K2W8XJ3A")
+    after = service.stats()
+    assert (after.papers, after.authors, after.coauthor_edges) == (before.papers, before.authors, before.coauthor_edges)
+    assert {c.author_key: c.joint_papers for c in service.store.coauthors_of([foret.key])[0]} == joint
+    assert service.paper_id("K2W8XJ3A") == sam and len(service.store.sources_of_papers([sam])[0]) == 6
+
+
+def test_graphql_finds_a_paper_by_any_record_id_and_lists_its_sources(make_service):
+    from fastapi.testclient import TestClient
+
+    from helpers import GraphQLClient
+    from kg.api.app import create_app
+
+    service = make_service()
+    service.ingest(EXPORTS)
+    with TestClient(create_app(service)) as client:
+        gql = GraphQLClient(client)
+        planned = "query($id: ID!) { paper(id: $id) { id title } }"  # a compiled plan answers it
+        with_sources = "query($id: ID!) { paper(id: $id) { id sources { id format why year } } }"  # graphql-core does
+        for key in ("K2W8XJ3A", "2-s2.0-85000000002", "openalex:W4100000002", "arxiv:2010.01412"):
+            assert (
+                gql(planned, {"id": key})["paper"]["title"]
+                == "Sharpness-Aware Minimization for Efficiently Improving Generalization"
+            )
+        found = gql(with_sources, {"id": "K2W8XJ3A"})["paper"]
+        assert found["id"] == "arxiv:2010.01412" and len(found["sources"]) == 6
+        zotero = next(s for s in found["sources"] if s["id"] == "K2W8XJ3A")
+        assert zotero == {"id": "K2W8XJ3A", "format": "Zotero CSV", "why": "the same doi:10.48550/arxiv.2010.01412", "year": 2020}
+        assert gql(planned, {"id": "no-such-record"})["paper"] is None

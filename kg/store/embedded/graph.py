@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import networkx as nx
 
 from kg.graph.build import GraphBatch
-from kg.graph.correction import PeopleCorrection
+from kg.graph.correction import PaperCorrection, PeopleCorrection
 from kg.models import Author, Concept, Paper, ResearchArea
 from kg.store.shapes import paper_from
 
@@ -67,6 +67,8 @@ def apply_batch(g: nx.DiGraph, batch: GraphBatch) -> None:
     _add_citations(g, batch)
     if batch.correction is not None:
         apply_correction(g, batch.correction)
+    if batch.paper_correction is not None:
+        apply_paper_correction(g, batch.paper_correction)
 
 
 def _add_sources(g: nx.DiGraph, batch: GraphBatch) -> None:
@@ -162,6 +164,46 @@ def apply_correction(g: nx.DiGraph, c: PeopleCorrection) -> None:
     g.graph.setdefault("corrections", []).append(c.record)
 
 
+def apply_paper_correction(g: nx.DiGraph, c: PaperCorrection) -> None:
+    """Rewrite the paper that stays; a merge moves the other paper's keys, references, areas and blocks to it and
+    takes away the other's byline and node; a split unlinks the keys and blocks the leaving source gave."""
+    keep = node_id("paper", c.paper.id)
+    d = g.nodes[keep]
+    p = c.paper
+    d.update(title=p.title, label=p.label, abstract=p.abstract, venue=p.venue, year=p.year, citations=p.citations)
+    d["sources"] = tuple(s.encode() for s in c.sources)
+    if c.removed is not None:
+        gone = node_id("paper", c.removed)
+        for target, data in list(g.succ[gone].items()):
+            if data["type"] in ("KNOWN_AS", "IN_AREA") and not g.has_edge(keep, target):
+                g.add_edge(keep, target, type=data["type"])
+        for key, n in c.cites:
+            ref = node_id("ref", key)
+            if ref not in g:
+                g.add_node(ref, kind="ref", key=key)
+            if not g.has_edge(keep, ref):
+                g.add_edge(keep, ref, type="CITES", n=n)
+        d["blocks"] = tuple(dict.fromkeys((*d.get("blocks", ()), *g.nodes[gone].get("blocks", ()))))
+        _add_counts(g, "CO_AUTHORED", ((node_id("author", a), node_id("author", b), n) for (a, b), n in c.coauthors.items()))
+        _add_counts(
+            g, "AFFILIATED_WITH", ((node_id("author", a), node_id("institution", i), n) for (a, i), n in c.affiliated.items())
+        )
+        for u, v in [
+            *((node_id("author", a), node_id("author", b)) for a, b in c.coauthors),
+            *((node_id("author", a), node_id("institution", i)) for a, i in c.affiliated),
+        ]:
+            if g.has_edge(u, v) and g.edges[u, v]["papers"] <= 0:
+                g.remove_edge(u, v)
+        g.remove_node(gone)
+        g.remove_nodes_from([node_id("author", a) for a in c.people_removed])
+    for key in c.unlinked:
+        if g.has_edge(keep, node_id("ref", key)):
+            g.remove_edge(keep, node_id("ref", key))
+    if c.unblocked:
+        d["blocks"] = tuple(b for b in d.get("blocks", ()) if b not in set(c.unblocked))
+    g.graph.setdefault("paper_corrections", []).append(c.record)
+
+
 def _add_counts(g: nx.DiGraph, etype: str, increments) -> None:
     """Edges that count papers (co-authorship, affiliation): a new edge starts at its increment, a stored one adds it."""
     for u, v, inc in increments:
@@ -176,6 +218,7 @@ def adds_anything(g: nx.DiGraph, batch: GraphBatch) -> bool:
     """Whether applying the batch would change the graph (a re-run of an ingest adds nothing)."""
     if (
         batch.correction is not None
+        or batch.paper_correction is not None
         or batch.cites
         or batch.papers
         or batch.authored

@@ -34,7 +34,7 @@ import networkx as nx
 
 from kg.errors import StoreError
 from kg.graph.build import GraphBatch
-from kg.graph.correction import PeopleCorrection
+from kg.graph.correction import PaperCorrection, PeopleCorrection
 from kg.models import Author, Concept, Institution, Paper, PaperSource, ResearchArea
 
 __all__ = ["FORMAT_VERSION", "GraphLog", "batch_to_json", "batch_from_json"]
@@ -70,6 +70,7 @@ def batch_to_json(batch: GraphBatch) -> dict:
         **({"sources": {pid: [s.encode() for s in ss] for pid, ss in batch.sources.items()}} if batch.sources else {}),
         **({"updates": [_paper_row(p) for p in batch.updates]} if batch.updates else {}),
         **({"blocks": [list(row) for row in batch.blocks]} if batch.blocks else {}),
+        **({"paper_correction": batch.paper_correction.to_json()} if batch.paper_correction is not None else {}),
     }
 
 
@@ -99,6 +100,7 @@ def batch_from_json(obj: dict) -> GraphBatch:
         sources={pid: [PaperSource.decode(s) for s in ss] for pid, ss in obj.get("sources", {}).items()},
         updates=[Paper(*row) for row in obj.get("updates", ())],
         blocks=[tuple(row) for row in obj.get("blocks", ())],
+        paper_correction=PaperCorrection.from_json(obj["paper_correction"]) if "paper_correction" in obj else None,
     )
 
 

@@ -10,7 +10,7 @@ import json
 from typing import LiteralString
 
 from kg.graph.build import GraphBatch
-from kg.graph.correction import PeopleCorrection
+from kg.graph.correction import PaperCorrection, PeopleCorrection
 from kg.models import AREA_SEPARATOR
 
 __all__ = ["WRITES", "batch_rows"]
@@ -170,6 +170,52 @@ UNWIND $rows AS row
 CREATE (:AuthorCorrection {at: row.at, record: row.record})
 """
 
+# -- a user's correction of which records are one paper (GraphBatch.paper_correction), last ------------------
+CORRECT_PAPER: LiteralString = """
+UNWIND $rows AS row
+MATCH (p:Paper {id: row.id})
+SET p.title = row.title, p.label = row.label, p.abstract = row.abstract, p.venue = row.venue, p.year = row.year,
+    p.citations = row.citations, p.sources = row.sources
+"""
+MOVE_PAPER_EDGES: LiteralString = """
+UNWIND $rows AS row
+MATCH (p:Paper {id: row.keep}), (g:Paper {id: row.gone})
+CALL (p, g) { MATCH (g)-[:KNOWN_AS]->(k:Ref) MERGE (p)-[:KNOWN_AS]->(k) }
+CALL (p, g) { MATCH (g)-[:IN_AREA]->(a:ResearchArea) MERGE (p)-[:IN_AREA]->(a) }
+CALL (p, g) { MATCH (g)-[:IN_BLOCK]->(b:WorkBlock) MERGE (p)-[:IN_BLOCK]->(b) }
+"""
+MERGED_CITES: LiteralString = """
+UNWIND $rows AS row
+MATCH (p:Paper {id: row.paper})
+MERGE (k:Ref {key: row.key})
+MERGE (p)-[c:CITES]->(k)
+ON CREATE SET c.n = row.n
+"""
+REMOVE_PAPERS: LiteralString = """
+UNWIND $rows AS row
+MATCH (g:Paper {id: row.id})
+DETACH DELETE g
+"""
+REMOVE_UNAUTHORED: LiteralString = """
+UNWIND $rows AS row
+MATCH (a:Author {key: row.key}) WHERE NOT EXISTS { (a)-[:AUTHORED]->() }
+DETACH DELETE a
+"""
+UNLINK_KEYS: LiteralString = """
+UNWIND $rows AS row
+MATCH (:Paper {id: row.paper})-[r:KNOWN_AS]->(:Ref {key: row.key})
+DELETE r
+"""
+UNLINK_BLOCKS: LiteralString = """
+UNWIND $rows AS row
+MATCH (:Paper {id: row.paper})-[r:IN_BLOCK]->(:WorkBlock {key: row.key})
+DELETE r
+"""
+KEEP_PAPER_CORRECTION: LiteralString = """
+UNWIND $rows AS row
+CREATE (:PaperCorrection {at: row.at, record: row.record})
+"""
+
 # -- the ingest lease: one ingest at a time per database ---------------------------------------
 # SET before reading takes the node's write lock, so a second ingest reads the holder only after the
 # first one's transaction has committed.
@@ -213,7 +259,61 @@ WRITES: tuple[tuple[str, LiteralString], ...] = (
     ("removed", REMOVE_AUTHORS),
     ("repointed_ids", REPOINT_AUTHOR_IDS),
     ("correction", KEEP_CORRECTION),
+    ("paper_correction", CORRECT_PAPER),
+    ("paper_moves", MOVE_PAPER_EDGES),
+    ("merged_cites", MERGED_CITES),
+    ("paper_coauthor_changes", CHANGE_CO_AUTHORED),
+    ("paper_affiliation_changes", CHANGE_AFFILIATED_WITH),
+    ("papers_removed", REMOVE_PAPERS),
+    ("people_left_without_papers", REMOVE_UNAUTHORED),
+    ("unlinked_keys", UNLINK_KEYS),
+    ("unlinked_blocks", UNLINK_BLOCKS),
+    ("paper_correction_record", KEEP_PAPER_CORRECTION),
 )
+
+
+def paper_correction_rows(c: PaperCorrection | None) -> dict[str, list[dict]]:
+    """The rows of the statements that write a paper correction (none without one)."""
+    names = (
+        "paper_correction",
+        "paper_moves",
+        "merged_cites",
+        "paper_coauthor_changes",
+        "paper_affiliation_changes",
+        "papers_removed",
+        "people_left_without_papers",
+        "unlinked_keys",
+        "unlinked_blocks",
+        "paper_correction_record",
+    )
+    if c is None:
+        return {name: [] for name in names}
+    p, gone = c.paper, c.removed
+    return {
+        "paper_correction": [
+            {
+                "id": p.id,
+                "title": p.title,
+                "label": p.label,
+                "abstract": p.abstract,
+                "venue": p.venue,
+                "year": p.year,
+                "citations": p.citations,
+                "sources": [s.encode() for s in c.sources],
+            }
+        ],
+        "paper_moves": [{"keep": p.id, "gone": gone}] if gone else [],
+        "merged_cites": [{"paper": p.id, "key": k, "n": n} for k, n in c.cites],
+        "paper_coauthor_changes": [{"a": a, "b": b, "inc": n} for (a, b), n in sorted(c.coauthors.items())],
+        "paper_affiliation_changes": [{"author": a, "institution": i, "inc": n} for (a, i), n in sorted(c.affiliated.items())],
+        "papers_removed": [{"id": gone}] if gone else [],
+        "people_left_without_papers": [{"key": k} for k in c.people_removed],
+        "unlinked_keys": [{"paper": p.id, "key": k} for k in c.unlinked],
+        "unlinked_blocks": [{"paper": p.id, "key": k} for k in c.unblocked],
+        "paper_correction_record": [
+            {"at": c.record.get("at"), "record": json.dumps(c.record, ensure_ascii=False, sort_keys=True)}
+        ],
+    }
 
 
 def correction_rows(c: PeopleCorrection | None) -> dict[str, list[dict]]:
@@ -237,6 +337,7 @@ def batch_rows(batch: GraphBatch) -> dict[str, list[dict]]:
     people = [*batch.authors, *(batch.correction.people if batch.correction is not None else ())]
     return {
         **correction_rows(batch.correction),
+        **paper_correction_rows(batch.paper_correction),
         "papers": [
             {
                 "id": p.id,
