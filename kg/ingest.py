@@ -18,6 +18,7 @@ from kg.authors.assign import Assigner, People
 from kg.authors.stage import assign_in_order, batch_mentions, people_of, rewrite
 from kg.config import Settings
 from kg.errors import ReaderError
+from kg.graph.correction import PaperCorrection
 from kg.graph.rerank import related_ranker
 from kg.graph.shares import mention_weights, shared_concept_edges
 from kg.models import SourceRecord, Stats
@@ -102,6 +103,8 @@ def no_progress(items: Iterable, total: int, label: str) -> Iterable:
 class Ingest:
     """One ingest into one store, with the service's settings and extractor."""
 
+    _paper_correction: PaperCorrection | None  # a user's correction of which records are one paper, written with it
+
     def __init__(
         self,
         store: Store,
@@ -184,7 +187,7 @@ class Ingest:
             if record is not None:
                 from kg.works.keys import source_key
 
-                self._apart = {(record.source, source_key(record)): {correction.paper.id}}
+                self._apart.update({(record.source, source_key(record)): {correction.paper.id}})
             self._paper_correction = correction
             self._chunk([record] if record is not None else [], self.store.stats().papers, no_progress)
             self._fresh_run()
