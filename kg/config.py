@@ -58,6 +58,12 @@ class Settings(BaseSettings):
     related_model: Path | None = Field(
         default=None, alias="KG_RELATED_MODEL", description="a related-papers ranker file instead of the shipped one"
     )
+    max_line_bytes: int = Field(
+        default=64 * 1024 * 1024,
+        alias="KG_MAX_LINE_BYTES",
+        ge=1024,
+        description="the longest line (decompressed), or file read whole, an ingest reads; longer ones are refused",
+    )
     works_model: Path | None = Field(
         default=None,
         alias="KG_WORKS_MODEL",

@@ -20,7 +20,7 @@ import networkx as nx
 from kg.models import Author, Concept, Paper, ResearchArea
 from kg.store.base import EVERY_MENTION, PaperFilter, Store
 
-__all__ = ["FORMATS", "whole_graph", "author_neighbourhood", "concept_neighbourhood", "write_graph"]
+__all__ = ["FORMATS", "whole_graph", "author_neighbourhood", "concept_neighbourhood", "write_graph", "csv_cell"]
 
 FORMATS = ("graphml", "gexf", "json", "csv")
 _CHUNK = 500
@@ -150,6 +150,20 @@ def _scalar(value):
     return value if isinstance(value, (str, int, float, bool)) else ("" if value is None else str(value))
 
 
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value):
+    """A value as a CSV cell a spreadsheet will not run: text starting with ``= + - @``, a tab or a carriage return
+    is prefixed with an apostrophe (OWASP's rule against formula injection); numbers stay numbers.
+
+    >>> [csv_cell(v) for v in ("=HYPERLINK(1)", "@SUM(1+1)", "-1 result", "Plain", -2, 0.5)]
+    ["'=HYPERLINK(1)", "'@SUM(1+1)", "'-1 result", 'Plain', -2, 0.5]
+    """
+    value = _scalar(value)
+    return "'" + value if isinstance(value, str) and value.startswith(_FORMULA) else value
+
+
 def write_graph(g: nx.DiGraph | nx.MultiDiGraph, fmt: str, output: Path) -> list[Path]:
     """Write ``g``; returns the files written (csv writes ``output`` as edges and ``*.nodes.csv`` beside it)."""
     if fmt == "graphml":
@@ -165,13 +179,13 @@ def write_graph(g: nx.DiGraph | nx.MultiDiGraph, fmt: str, output: Path) -> list
             writer = csv.writer(handle)
             writer.writerow(["id", *keys])
             for n, d in g.nodes(data=True):
-                writer.writerow([n, *(_scalar(d.get(k)) for k in keys)])
+                writer.writerow([csv_cell(n), *(csv_cell(d.get(k)) for k in keys)])
         edge_keys = sorted({k for _, _, d in g.edges(data=True) for k in d})
         with output.open("w", newline="", encoding="utf-8") as handle:
             writer = csv.writer(handle)
             writer.writerow(["source", "target", *edge_keys])
             for u, v, d in g.edges(data=True):
-                writer.writerow([u, v, *(_scalar(d.get(k)) for k in edge_keys)])
+                writer.writerow([csv_cell(u), csv_cell(v), *(csv_cell(d.get(k)) for k in edge_keys)])
         return [output, nodes]
     else:
         raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")

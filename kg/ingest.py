@@ -23,6 +23,7 @@ from kg.graph.rerank import related_ranker
 from kg.graph.shares import mention_weights, shared_concept_edges
 from kg.models import SourceRecord, Stats
 from kg.readers import OnError, expand_paths, read_path
+from kg.readers._lines import line_limit
 from kg.store.base import Store
 
 if TYPE_CHECKING:
@@ -118,6 +119,13 @@ class Ingest:
         self._fresh_run()
 
     def run(
+        self, paths: Sequence[str | Path], *, progress: Progress = no_progress, on_error: OnError | None = None
+    ) -> IngestSummary:
+        """(see ``_run``; lines past ``KG_MAX_LINE_BYTES`` are refused as they are read)"""
+        with line_limit(self.settings.max_line_bytes):
+            return self._run(paths, progress=progress, on_error=on_error)
+
+    def _run(
         self, paths: Sequence[str | Path], *, progress: Progress = no_progress, on_error: OnError | None = None
     ) -> IngestSummary:
         """Add the papers of files or folders to the graph: incremental, idempotent, resumable.

@@ -13,7 +13,6 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.concurrency import run_in_threadpool
 
 from kg.api.explorer import add_explorer
@@ -75,8 +74,7 @@ def create_app(service: KGService, *, owns_service: bool = False, plans: bool = 
         light_seconds=settings.light_request_seconds,
         api_keys=frozenset(settings.api_keys),
     )
-    app.add_middleware(RequestGuard, max_body_bytes=settings.max_body_bytes)
-    app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_hosts)
+    app.add_middleware(RequestGuard, max_body_bytes=settings.max_body_bytes, allowed_hosts=settings.allowed_hosts)
     app.add_middleware(StartsReads, reads=reads)
     app.state.start_up = reads
     app.add_route("/graphql", graphql, methods=["GET", "POST"])

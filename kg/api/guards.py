@@ -2,7 +2,7 @@
 
 Binding to loopback is no defence against DNS rebinding (a page on evil.example
 whose name resolves to 127.0.0.1), so the ``Host`` header must name a trusted
-host (``KG_ALLOWED_HOSTS``; Starlette's ``TrustedHostMiddleware``). A browser
+host (``KG_ALLOWED_HOSTS``; an IPv6 address in brackets, ``[::1]:8000``, names ``::1``). A browser
 request that another site started (``Sec-Fetch-Site: cross-site``) is refused,
 whatever its method, so a cross-site ``GET /graphql?query=`` runs nothing.
 Bodies above ``KG_MAX_BODY_BYTES`` get 413 before they are parsed.
@@ -13,25 +13,51 @@ from __future__ import annotations
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["RequestGuard", "PagePolicy", "page_policy", "public_message"]
+__all__ = ["RequestGuard", "PagePolicy", "page_policy", "public_message", "host_name", "trusted_host"]
 
 
 class _TooLarge(Exception):
     pass
 
 
+def host_name(header: str) -> str:
+    """The host a ``Host`` header names, without its port; an IPv6 address without its brackets.
+
+    >>> host_name("127.0.0.1:8000"), host_name("[::1]:8000"), host_name("[::1]"), host_name("LocalHost")
+    ('127.0.0.1', '::1', '::1', 'localhost')
+    """
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1:].split("]", 1)[0]
+    return header.split(":", 1)[0]
+
+
+def trusted_host(header: str, allowed: list[str]) -> bool:
+    """Whether a ``Host`` header names an allowed host (``*`` any; ``*.example.org`` its subdomains)."""
+    host = host_name(header)
+    for pattern in allowed:
+        pattern = pattern.lower().strip("[]")
+        if pattern == "*" or host == pattern or (pattern.startswith("*.") and host.endswith(pattern[1:])):
+            return True
+    return False
+
+
 class RequestGuard:
     """Pure ASGI middleware (no per-request task or copy of the body)."""
 
-    def __init__(self, app: ASGIApp, *, max_body_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, *, max_body_bytes: int, allowed_hosts: list[str] | None = None) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
+        self.allowed_hosts = allowed_hosts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
+        if self.allowed_hosts is not None and not trusted_host(headers.get("host", ""), self.allowed_hosts):
+            await PlainTextResponse("Invalid host header", status_code=400)(scope, receive, send)
+            return
         if headers.get("sec-fetch-site") == "cross-site":
             await PlainTextResponse("cross-site requests are refused", status_code=403)(scope, receive, send)
             return
@@ -84,7 +110,8 @@ def page_policy(inline_scripts: list[str]) -> str:
 
 
 class PagePolicy:
-    """Pure ASGI middleware: HTML responses (the explorer, GraphiQL) carry ``policy`` and ``X-Frame-Options: DENY``."""
+    """Pure ASGI middleware: every response says ``X-Content-Type-Options: nosniff``; HTML responses (the explorer,
+    GraphiQL) also carry ``policy`` and ``X-Frame-Options: DENY``."""
 
     def __init__(self, app: ASGIApp, *, policy: str) -> None:
         self.app = app
@@ -98,8 +125,8 @@ class PagePolicy:
         async def send_with_policy(message: Message) -> None:
             if message["type"] == "http.response.start":
                 kind = dict(message.get("headers", ())).get(b"content-type", b"")
-                if kind.startswith(b"text/html"):
-                    message = {**message, "headers": [*message.get("headers", ()), *self.headers]}
+                extra = [(b"x-content-type-options", b"nosniff"), *(self.headers if kind.startswith(b"text/html") else ())]
+                message = {**message, "headers": [*message.get("headers", ()), *extra]}
             await send(message)
 
         await self.app(scope, receive, send_with_policy)

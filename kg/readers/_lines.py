@@ -5,11 +5,39 @@ from __future__ import annotations
 import gzip
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 from kg.errors import ReaderError
 
-__all__ = ["decoded_lines", "decoded_text", "readable", "report", "strip_controls", "strip_boilerplate"]
+__all__ = [
+    "decoded_lines",
+    "decoded_text",
+    "readable",
+    "report",
+    "strip_controls",
+    "strip_boilerplate",
+    "line_limit",
+    "joined",
+    "bounded",
+    "MAX_LINE_BYTES",
+]
+
+MAX_LINE_BYTES = 64 * 1024 * 1024  # a line (or a file a reader takes whole) longer than this is refused (``line_limit``)
+_LIMIT: ContextVar[int] = ContextVar("kg_max_line_bytes", default=MAX_LINE_BYTES)
+
+
+@contextmanager
+def line_limit(limit: int) -> Iterator[None]:
+    """Readers refuse lines (and files read whole) of more than ``limit`` decompressed bytes while this is held
+    (``KG_MAX_LINE_BYTES``): a small gzip file may hold gigabytes, which are never held in memory."""
+    token = _LIMIT.set(limit)
+    try:
+        yield
+    finally:
+        _LIMIT.reset(token)
+
 
 _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 # A UTF-8 lead byte read as Latin-1 or Windows-1252, then a continuation byte read so: all mojibake of that
@@ -73,8 +101,25 @@ def report(error: ReaderError, text: str, on_error) -> None:
 
 
 def decoded_text(path: Path, on_error=None) -> str:
-    """The whole file as text, its lines joined (a line that is not UTF-8 is reported as ``decoded_lines`` does)."""
-    return "\n".join(text for _, text in decoded_lines(path, on_error))
+    """The whole file as text, its lines joined (a line that is not UTF-8 is reported as ``decoded_lines`` does);
+    a file of more than the line limit (``line_limit``) in all is refused when it passes it."""
+    return joined(path, decoded_lines(path, on_error))
+
+
+def joined(path: Path, lines) -> str:
+    """Numbered lines joined into one text (``bounded``)."""
+    return "\n".join(text for _, text in bounded(path, lines))
+
+
+def bounded(path: Path, lines) -> Iterator[tuple[int, str]]:
+    """Numbered lines, refused as soon as together they pass the line limit (``line_limit``): what a reader takes
+    whole (a JSON document, a CSV, XML, RIS or BibTeX file) is bounded like a line."""
+    limit, total = _LIMIT.get(), 0
+    for number, text in lines:
+        total += len(text) + 1
+        if total > limit:
+            raise ReaderError(str(path), number, f"the file passes {limit} bytes here (KG_MAX_LINE_BYTES): it is not read")
+        yield number, text
 
 
 def decoded_lines(path: Path, on_error=None) -> Iterator[tuple[int, str]]:
@@ -89,6 +134,13 @@ def decoded_lines(path: Path, on_error=None) -> Iterator[tuple[int, str]]:
         raise ReaderError(str(path), None, f"cannot open: {exc.strerror}") from exc
     with handle:
         for number, raw in _numbered(handle, path):
+            if raw is None:
+                report(
+                    ReaderError(str(path), number, f"line longer than {_LIMIT.get()} bytes (KG_MAX_LINE_BYTES): refused"),
+                    "",
+                    on_error,
+                )
+                continue
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
@@ -103,10 +155,17 @@ def decoded_lines(path: Path, on_error=None) -> Iterator[tuple[int, str]]:
             yield number, text.rstrip("\r\n")
 
 
-def _numbered(handle, path: Path) -> Iterator[tuple[int, bytes]]:
-    number = 0
+def _numbered(handle, path: Path) -> Iterator[tuple[int, bytes | None]]:
+    """Each line with its number; a line longer than the limit is None, read past and never held whole."""
+    limit, number = _LIMIT.get(), 0
     try:
-        for number, raw in enumerate(handle, start=1):
+        while raw := handle.readline(limit + 1):
+            number += 1
+            if len(raw) > limit and not raw.endswith(b"\n"):
+                while (rest := handle.readline(1 << 20)) and not rest.endswith(b"\n"):
+                    pass  # the rest of the line, read and dropped a megabyte at a time
+                yield number, None
+                continue
             yield number, raw
     except (OSError, EOFError) as exc:  # a damaged or cut-off gzip stream
         raise ReaderError(str(path), number + 1, f"cannot read: {exc}") from exc

@@ -16,10 +16,9 @@ from bibtexparser.middlewares import LatexDecodingMiddleware, SeparateCoAuthors,
 
 from kg.errors import ReaderError
 from kg.models import SourceRecord
-from kg.readers._lines import decoded_lines, readable, report
-from kg.readers._lines import strip_boilerplate
+from kg.readers._lines import decoded_lines, joined, readable, report, strip_boilerplate
 from kg.readers.formats import dblp_author_ids, normal_arxiv_id, normal_doi
-from kg.readers.jsonl import OnError
+from kg.readers.jsonl import OnError, plausible_year
 
 __all__ = ["read_bibtex"]
 
@@ -41,7 +40,7 @@ def _reason(error: Exception) -> str:
 def read_bibtex(path: str | Path, on_error: OnError | None = None) -> Iterator[SourceRecord]:
     """Read the entries of a BibTeX file; each record knows the line its entry starts on."""
     path = Path(path)
-    text = "\n".join(line for _, line in decoded_lines(path))  # invalid UTF-8 is named with its line here
+    text = joined(path, decoded_lines(path))  # invalid UTF-8 is named with its line here
     library = bibtexparser.parse_string(
         text, append_middleware=[LatexDecodingMiddleware(), SeparateCoAuthors(), SplitNameParts()]
     )
@@ -66,6 +65,13 @@ def read_bibtex(path: str | Path, on_error: OnError | None = None) -> Iterator[S
         names = [_person(a) for a in authors] if isinstance(authors, list) else [_text(authors)]
         byline = tuple(_text(n) for n in names if _text(n))
         year_text = re.search(r"\d{4}", str(fields.get("year", "")))
+        if year_text and not plausible_year(int(year_text.group(0))):
+            report(
+                ReaderError(str(path), line, f"entry {entry.key!r}: field 'year': {year_text.group(0)} is not a year of a paper"),
+                entry.key,
+                on_error,
+            )
+            continue
         eprint = fields.get("eprint") if str(fields.get("archiveprefix", "arxiv")).lower() == "arxiv" else None
         yield SourceRecord(
             source=str(path),

@@ -18,11 +18,29 @@ from pathlib import Path
 
 from kg.errors import ReaderError
 from kg.models import AREA_SEPARATOR, SourceRecord
-from kg.readers._lines import decoded_lines, readable, report, strip_boilerplate, strip_controls
+from kg.readers._lines import decoded_lines, joined, readable, report, strip_boilerplate, strip_controls
 from kg.readers.bbl import bbl_references
 from kg.readers.formats import dblp_author_ids, detect, normal_arxiv_id, normal_doi, reference_keys
 
-__all__ = ["read_jsonl", "parse_line", "parse_numbered", "page_items", "record_of", "OnError"]
+__all__ = ["read_jsonl", "parse_line", "parse_numbered", "page_items", "record_of", "plausible_year", "OnError"]
+
+FIRST_YEAR = 1800  # the earliest year a paper may carry; the latest is next year (``last_year``)
+
+
+def last_year() -> int:
+    import datetime
+
+    return datetime.date.today().year + 1
+
+
+def plausible_year(year: int) -> bool:
+    """Whether a record's year may be a paper's: 1800 to next year (a typo, ``20188``, or ``10**30`` is refused).
+
+    >>> plausible_year(2024), plausible_year(20188), plausible_year(1066)
+    (True, False, False)
+    """
+    return FIRST_YEAR <= year <= last_year()
+
 
 OnError = Callable[[ReaderError, str], None]  # (the error, the line's raw text)
 
@@ -44,7 +62,7 @@ def read_jsonl(path: str | Path, on_error: OnError | None = None) -> Iterator[So
         if text.strip():
             break
     if seen and _continues(seen[-1][1]):  # the first value runs past its line: one (pretty-printed) document
-        yield from _document(path, "\n".join(t for _, t in itertools.chain(seen, lines)), on_error)
+        yield from _document(path, joined(path, itertools.chain(seen, lines)), on_error)
         return
     for number, text in itertools.chain(seen, lines):
         if not text.strip():
@@ -235,6 +253,8 @@ def _checked(obj: dict, fail) -> tuple[list, list, dict]:
     year = obj.get("year")
     if year is not None and (not isinstance(year, int) or isinstance(year, bool)):
         raise fail("year", "expected an integer or null")
+    if year is not None and not plausible_year(year):
+        raise fail("year", f"{year} is not a year of a paper: expected {FIRST_YEAR} to {last_year()}")
     citations = obj.get("citations")
     if citations is not None and (not isinstance(citations, int) or isinstance(citations, bool) or citations < 0):
         raise fail("citations", "expected a non-negative integer or null")

@@ -18,13 +18,14 @@ from rispy.parser import ParseError
 
 from kg.errors import ReaderError
 from kg.models import SourceRecord
-from kg.readers._lines import decoded_lines, report
+from kg.readers._lines import bounded, decoded_lines, report
 from kg.readers.jsonl import OnError, record_of
 from kg.readers.tables import split_people
 
 __all__ = ["read_ris"]
 
 _START = re.compile(r"^TY  - ")
+_END = re.compile(r"^ER  -")
 
 
 def _first(entry: dict, *keys: str):
@@ -47,16 +48,37 @@ def _entry_record(entry: dict) -> dict:
     }
 
 
+def _entry_starts(lines: list[tuple[int, str]]) -> tuple[list[int], list[int]]:
+    """The lines of the entries' ``TY`` tags: of those that end with ``ER``, and of those that do not (the file
+    stops, or the next ``TY`` comes, first)."""
+    ended, unended, open_at = [], [], None
+    for number, text in lines:
+        if _START.match(text):
+            if open_at is not None:
+                unended.append(open_at)
+            open_at = number
+        elif _END.match(text) and open_at is not None:
+            ended.append(open_at)
+            open_at = None
+    if open_at is not None:
+        unended.append(open_at)
+    return ended, unended
+
+
 def read_ris(path: str | Path, on_error: OnError | None = None) -> Iterator[SourceRecord]:
     """Read one paper per RIS entry."""
     path = Path(path)
-    lines = list(decoded_lines(path, on_error))
-    starts = [number for number, text in lines if _START.match(text)]
+    lines = list(bounded(path, decoded_lines(path, on_error)))
+    starts, unended = _entry_starts(lines)
+    for line in unended:
+        report(ReaderError(str(path), line, "entry without its end tag (ER  - ): it is not read"), "", on_error)
     try:
         entries = rispy.loads("\n".join(text for _, text in lines))
     except (ParseError, ValueError, KeyError) as exc:
         raise ReaderError(str(path), None, f"not a valid RIS file: {' '.join(str(exc).split())}") from exc
-    for n, (entry, line) in enumerate(zip(entries, starts + [None] * (len(entries) - len(starts)), strict=True), start=1):
+    if len(entries) != len(starts):
+        raise ReaderError(str(path), None, f"not a valid RIS file: {len(starts)} entries end with ER, {len(entries)} were read")
+    for n, (entry, line) in enumerate(zip(entries, starts, strict=True), start=1):
         try:
             yield record_of(_entry_record(entry), str(path), line or n, "RIS")
         except ReaderError as exc:

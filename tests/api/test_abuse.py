@@ -108,3 +108,25 @@ def test_a_long_text_filter_is_refused_on_both_stores_alike(gql, words):
     assert "words" in message
     [message] = gql.errors("query($t: String!) { search(query: $t) { score } }", {"t": text})
     assert "words" in message
+
+
+def test_a_body_that_is_not_utf8_or_nested_too_deeply_is_a_400(gql):
+    deep = "[" * 2000 + "]" * 2000
+    bodies = [
+        b'{"query": "{ stats { papers } }", "x": "\xff\xfe"}',
+        ('{"query": "{ stats { papers } }", "variables": {"a": ' + deep + "}}").encode(),
+        ('{"query": "{ stats { papers } }", "extensions": {"a": ' + deep + "}}").encode(),
+        deep.encode(),
+    ]
+    for body in bodies:
+        response = gql.http.post("/graphql", content=body, headers={"content-type": "application/json"})
+        assert response.status_code == 400, (body[:40], response.status_code, response.text[:200])
+    response = gql.http.get("/graphql", params={"query": "{ stats { papers } }", "variables": '{"a": ' + deep + "}"})
+    assert response.status_code == 400
+
+
+def test_an_ipv6_loopback_host_is_trusted_and_every_answer_says_nosniff(gql):
+    response = gql.http.post("/graphql", json={"query": "{ stats { papers } }"}, headers={"host": "[::1]:8000"})
+    assert response.status_code == 200 and response.headers["x-content-type-options"] == "nosniff"
+    assert gql.http.get("/healthz").headers["x-content-type-options"] == "nosniff"
+    assert gql.http.post("/graphql", json={"query": "{ stats { papers } }"}, headers={"host": "[::2]:8000"}).status_code == 400

@@ -88,6 +88,11 @@ def test_auth_is_on_with_a_generated_password(server_dir, tmp_path):
     assert stat.S_IMODE(password_file.stat().st_mode) == 0o600
     password = password_file.read_text().strip()
     assert len(password) >= 24
+    # the folder is its user's alone, and what kg keeps to know the password it set is a salted digest, not a hash of it
+    assert stat.S_IMODE(server_dir.stat().st_mode) == 0o700
+    marker = server_dir / "kg-neo4j.password-set"
+    assert stat.S_IMODE(marker.stat().st_mode) == 0o600 and marker.read_text().startswith("scrypt$")
+    assert password not in marker.read_text()
 
     for auth in (("neo4j", "neo4j"), ("neo4j", ""), None):
         with GraphDatabase.driver(uri, auth=auth) as driver, pytest.raises(AuthError):

@@ -181,3 +181,13 @@ def test_another_file_with_a_known_id_is_another_source_of_that_paper(service, t
         (str(first), "first record"),
         (str(again), "the same record id p2"),
     ]
+
+
+def test_the_store_is_its_users_alone(service, tmp_path):
+    import stat
+
+    service.ingest([write_jsonl(tmp_path / "a.jsonl", [paper(1)])])
+    folder = service.store.log.folder
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    files = [p for p in folder.iterdir()] + [p for p in service.store.data_dir.iterdir() if p.is_file()]
+    assert files and all(stat.S_IMODE(p.stat().st_mode) == 0o600 for p in files), [(p.name, oct(p.stat().st_mode)) for p in files]

@@ -94,8 +94,14 @@ class KGGraphQL(GraphQL):
         return offline_ide_html(super().graphql_ide_html)
 
     def decode_json(self, data: str | bytes) -> object:
-        """A request body (and GET ``variables``/``extensions``) must be a JSON object: anything else is a 400."""
-        value = super().decode_json(data)
+        """A request body (and GET ``variables``/``extensions``) must be a JSON object, in UTF-8, nested no deeper
+        than Python's parser goes: anything else is a 400."""
+        try:
+            value = super().decode_json(data)
+        except UnicodeDecodeError as exc:
+            raise HTTPException(400, f"the body is not UTF-8 (byte {exc.start})") from exc
+        except RecursionError as exc:
+            raise HTTPException(400, "the JSON is nested too deeply") from exc
         if not isinstance(value, dict):
             raise HTTPException(400, f"expected a JSON object, got {type(value).__name__ if value is not None else 'null'}")
         name = value.get("operationName")

@@ -37,11 +37,35 @@ from kg.graph.build import GraphBatch
 from kg.graph.correction import PaperCorrection, PeopleCorrection
 from kg.models import Author, Concept, Institution, Paper, PaperSource, ResearchArea
 
-__all__ = ["FORMAT_VERSION", "GraphLog", "batch_to_json", "batch_from_json"]
+__all__ = [
+    "FORMAT_VERSION",
+    "GraphLog",
+    "batch_to_json",
+    "batch_from_json",
+    "private_folder",
+    "private_file",
+    "FILE_MODE",
+    "FOLDER_MODE",
+]
 
 FORMAT_VERSION = 2
 SNAPSHOT_V1 = "graph.json.gz"  # what kg 0.1 wrote: read as the base of the log
+FILE_MODE = 0o600  # the store's files, and (FOLDER_MODE) its folders, are the user's alone
+FOLDER_MODE = 0o700
 STALE_SECONDS = 3600  # a temporary or unnamed batch file this old is what a killed ingest left
+
+
+def private_folder(folder: Path, *, narrow: bool = True) -> None:
+    """Make ``folder`` if needed, readable by the user alone; with ``narrow``, an existing one is narrowed to that
+    (kg's own folders: not a store folder the user chose, which may hold other things)."""
+    folder.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
+    if narrow and folder.stat().st_mode & 0o077:
+        folder.chmod(FOLDER_MODE)
+
+
+def private_file(path: Path, mode: str = "w"):
+    """Open (creating it the user's alone) a small file of the store's: a lock, say."""
+    return os.fdopen(os.open(path, os.O_RDWR | os.O_CREAT, FILE_MODE), mode)
 
 
 def batch_to_json(batch: GraphBatch) -> dict:
@@ -238,12 +262,12 @@ class GraphLog:
             with os.fdopen(fd, "wb", buffering=1 << 20) as handle:
                 # networkx's own dicts, pickled as plain builtins (edge data shared by succ and pred stays shared)
                 pickle.dump((graph.graph, graph._node, graph._succ, graph._pred), handle, protocol=5)
-            os.chmod(tmp, 0o644)
+            os.chmod(tmp, FILE_MODE)
             os.replace(tmp, self.folder / file)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
-        with (self.data_dir / ".lock").open("w") as lock:
+        with private_file(self.data_dir / ".lock") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             obj = self._read_manifest()
             if self._names_in(obj) != names:  # another writer came first: its graph is newer; drop this one
@@ -269,9 +293,10 @@ class GraphLog:
         name = f"{len(expected) + 1:06d}-{secrets.token_hex(4)}.json.gz"
         payload = json.dumps(batch_to_json(batch), separators=(",", ":")).encode("utf-8")
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
+            private_folder(self.data_dir, narrow=False)
+            private_folder(self.folder)
             self._write_atomically(self.folder / name, gzip.compress(payload, compresslevel=3, mtime=0))
-            with (self.data_dir / ".lock").open("w") as lock:
+            with private_file(self.data_dir / ".lock") as lock:
                 fcntl.flock(lock, fcntl.LOCK_EX)
                 obj = self._read_manifest()
                 if self._names_in(obj) != expected:
@@ -299,7 +324,7 @@ class GraphLog:
                 handle.write(data)
                 handle.flush()
                 os.fsync(handle.fileno())
-            os.chmod(tmp, 0o644)
+            os.chmod(tmp, FILE_MODE)
             os.replace(tmp, target)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)

@@ -26,7 +26,7 @@ from kg.graph.shares import Posting
 from kg.store.base import Store
 from kg.store.embedded.batched import EmbeddedBatchedReads
 from kg.store.embedded.graph import adds_anything, apply_batch, node_id
-from kg.store.embedded.log import GraphLog
+from kg.store.embedded.log import GraphLog, private_file, private_folder
 from kg.store.embedded.readers import Readers
 from kg.store.embedded.lookups import Lookups
 from kg.store.embedded.years import YearReads
@@ -165,8 +165,8 @@ class EmbeddedStore(Lookups, YearReads, EmbeddedBatchedReads, Store):
     @contextmanager
     def writer_lock(self) -> Iterator[None]:
         """An exclusive lock on ``.ingest.lock`` for a whole ingest: a second ingest waits, then reads fresh."""
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        with (self.data_dir / ".ingest.lock").open("w") as lock:
+        private_folder(self.data_dir, narrow=False)
+        with private_file(self.data_dir / ".ingest.lock") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             try:
                 self._current(force=True)  # what the ingest before this one wrote

@@ -32,6 +32,31 @@ __all__ = ["LocalNeo4j", "ServerError", "NEO4J_VERSION", "USERNAME", "local_auth
 NEO4J_VERSION = "5.26.0"
 USERNAME = "neo4j"
 PASSWORD_FILE = "kg-neo4j.password"  # in the data folder, mode 0600
+
+
+def _private(folder: Path) -> None:
+    """The data folder, made if needed and narrowed to its user (0700): the database, its password, its log."""
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if folder.stat().st_mode & 0o077:
+        folder.chmod(0o700)
+
+
+def _password_digest(password: str, salt: bytes | None = None) -> str:
+    """What kg keeps to know the password it set last: a salted scrypt digest (mode 0600), never the password."""
+    salt = salt or secrets.token_bytes(16)
+    digest = hashlib.scrypt(password.encode(), salt=salt, n=2**14, r=8, p=1)
+    return f"scrypt${salt.hex()}${digest.hex()}"
+
+
+def _same_password(kept: str, password: str) -> bool:
+    """Whether a kept digest (``_password_digest``) is this password's; a digest of another kind never is."""
+    kind, _, rest = kept.partition("$")
+    salt, _, _ = rest.partition("$")
+    if kind != "scrypt" or not salt:
+        return False
+    return secrets.compare_digest(_password_digest(password, bytes.fromhex(salt)), kept)
+
+
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 _LAUNCHER_SRC = Path(__file__).resolve().parent / "launcher"
 # The module opens Neo4j's own neo4j.conf asks for on Java 17.
@@ -107,7 +132,7 @@ class LocalNeo4j:
             return self.password_file.read_text().strip()
         except FileNotFoundError:
             pass
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        _private(self.data_dir)
         try:
             fd = os.open(self.password_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         except FileExistsError:  # another start made it first
@@ -122,8 +147,7 @@ class LocalNeo4j:
         a folder from before auth, or a password file the user replaced). Bolt stays off meanwhile."""
         marker = self.data_dir / "kg-neo4j.password-set"
         password = self.password()
-        digest = hashlib.sha256(password.encode()).hexdigest()
-        if marker.exists() and marker.read_text().strip() == digest:
+        if marker.exists() and _same_password(marker.read_text().strip(), password):
             return password
         say("setting the Neo4j password (kept in the data folder, mode 0600)")
         result = subprocess.run(
@@ -145,7 +169,9 @@ class LocalNeo4j:
         if result.returncode != 0:
             tail = (result.stdout + result.stderr).strip().splitlines()[-20:]
             raise ServerError("could not set the Neo4j password:\n" + "\n".join(tail))
-        marker.write_text(digest + "\n")
+        marker.unlink(missing_ok=True)
+        with os.fdopen(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as out:
+            out.write(_password_digest(password) + "\n")
         return password
 
     # -- fetching -------------------------------------------------------------------------
@@ -222,7 +248,7 @@ class LocalNeo4j:
             raise ServerError(f"port {self.port} is already taken by another program; choose another with --port")
         lib = self.fetch(say=say)
         java = _need("java", "run Neo4j")
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        _private(self.data_dir)
         classpath = f"{self.cache_dir / 'classes'}{os.pathsep}{lib}/*"
         password = self._ensure_password(java, classpath, say)
         cmd = [
