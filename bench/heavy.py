@@ -13,9 +13,12 @@ Then fairness: normal clients (wrk, concurrency 16, over operations a, c, d and 
 heaviest query that passes the limits (`ABUSER`, forty co-author networks), each in turn on the
 same server. Normal throughput and p99 with and without the abuser, and what the abuser got.
 
-Targets (issue 34): every query answered or stopped within the deadline plus 1 s; `/healthz`
-never waits more than 100 ms; beside the abuser, normal clients keep >= 50% of their throughput
-and p99 <= 2x.
+Then the determined abuser (issue 63): eight loops of thirty aliased `network(depth: 2)` each, from another
+address (127.0.0.2) and with a new `X-Forwarded-For` in every request, beside the same normal clients.
+
+Targets (issues 34 and 63): every query answered or stopped within the deadline plus 1 s, and no answer
+over `KG_MAX_ANSWER_BYTES`; `/healthz` never waits more than 100 ms; beside the abuser (one or eight,
+spoofing), normal clients keep >= 50% of their throughput and p99 <= 2x.
 """
 
 from __future__ import annotations
@@ -36,7 +39,10 @@ QUERIES = {
     "inner network(depth: 1), looped by the abuser": "{ authors(first: 100) { edges { node { network(depth: 1) { totalNodes } } } } }",
     "forty networks of depth 3 (within the limits)": "{ authors(first: 40) { edges { node { network(depth: 3) { totalNodes communities } } } } }",
     "co-authors four deep": '{ author(id: "$ID") { coauthors { author { coauthors { author { coauthors { author { coauthors { author { name } } } } } } } } } }',
+    "papers of co-authors' co-authors (within the limits)": '{ author(id: "$ID") { papers { authors { papers { authors { papers { id title abstract } } } } } } }',
 }
+SPOOFERS = 8  # the determined abuser's loops
+SPOOF_FROM = "127.0.0.2"  # another loopback address: the normal clients come from 127.0.0.1
 
 
 ABUSER = "{ authors(first: 40) { edges { node { network(depth: 2) { totalNodes communities } } } } }"
@@ -51,16 +57,46 @@ def abuse_loop(url: str, stop: threading.Event, seen: list, headers: dict) -> No
             seen.append((response.status_code, time.perf_counter() - started))
 
 
-def fairness(url: str, bodies: list[str], duration: float, pid: int, workdir: Path, abuser_headers: dict) -> dict:
+def spoof_loop(url: str, stop: threading.Event, seen: list, query: str) -> None:
+    """One of the determined abuser's loops: from another address, a new X-Forwarded-For in every request."""
+    import random
+
+    transport = httpx.HTTPTransport(local_address=SPOOF_FROM)
+    with httpx.Client(timeout=120, transport=transport) as client:
+        while not stop.is_set():
+            started = time.perf_counter()
+            forged = f"{random.randrange(1, 224)}.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(1, 255)}"
+            headers = {"X-Forwarded-For": forged, "X-Real-IP": forged, "Forwarded": f"for={forged}"}
+            response = client.post(url, json={"query": query}, headers=headers)
+            seen.append((response.status_code, time.perf_counter() - started))
+
+
+def spoofing_query(authors: list[str]) -> str:
+    """Thirty aliased co-author networks of depth 2, of the busiest authors."""
+    return (
+        "{ "
+        + " ".join(f'a{i}: author(id: "{a}") {{ network(depth: 2) {{ totalNodes }} }}' for i, a in enumerate(authors[:30]))
+        + " }"
+    )
+
+
+def fairness(url: str, bodies: list[str], duration: float, pid: int, workdir: Path, abuser_headers: dict, loops=None) -> dict:
     alone = load(url, bodies, 16, duration, [pid], workdir)
     stop, seen = threading.Event(), []
-    abuser = threading.Thread(target=abuse_loop, args=(url, stop, seen, abuser_headers), daemon=True)
-    abuser.start()
+    threads = [
+        threading.Thread(target=abuse_loop, args=(url, stop, seen, abuser_headers), daemon=True)
+        if loops is None
+        else threading.Thread(target=spoof_loop, args=(url, stop, seen, loops), daemon=True)
+        for _ in range(1 if loops is None else SPOOFERS)
+    ]
+    for thread in threads:
+        thread.start()
     try:
         beside = load(url, bodies, 16, duration, [pid], workdir)
     finally:
         stop.set()
-        abuser.join(180)
+        for thread in threads:
+            thread.join(180)
     statuses: dict[int, int] = {}
     for status, _ in seen:
         statuses[status] = statuses.get(status, 0) + 1
@@ -139,6 +175,10 @@ def serve_and_measure(env: dict, bodies: list[str], duration: float, workdir: Pa
             headers = {"X-API-Key": ABUSER_KEY} if ABUSER_KEY else {}
             out["fairness"] = fairness(url, bodies, duration, proc.pid, workdir, headers)
             print(f"  fairness: {json.dumps(out['fairness'])}", flush=True)
+            busiest = httpx.post(url, json={"query": "{ authors(first: 30) { edges { node { id } } } }"}, timeout=120).json()
+            ids = [e["node"]["id"] for e in busiest["data"]["authors"]["edges"]]
+            out["spoofing"] = fairness(url, bodies, duration, proc.pid, workdir, {}, spoofing_query(ids))
+            print(f"  eight spoofing abusers: {json.dumps(out['spoofing'])}", flush=True)
         return out
     finally:
         proc.terminate()

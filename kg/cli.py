@@ -237,6 +237,9 @@ def serve(host: str, port: int, workers: int, access_log: bool) -> None:
 
     service = _service()
     click.echo(f"serving {service.where}", err=True)
+    # a client is its connection's address: forwarded headers only from the proxies the operator names
+    proxies = service.settings.trusted_proxies
+    forwarded = {"proxy_headers": bool(proxies), "forwarded_allow_ips": ",".join(proxies) or None}
     try:
         service.check()  # a database behind its migrations stops here
     except StoreUnavailable as exc:
@@ -252,11 +255,12 @@ def serve(host: str, port: int, workers: int, access_log: bool) -> None:
             port=port,
             log_level="info",
             access_log=access_log,
+            **forwarded,
         )
         return
     app = create_app(service, owns_service=True)
     prepare_to_serve(app, service)
-    uvicorn.run(app, host=host, port=port, log_level="info", access_log=access_log)
+    uvicorn.run(app, host=host, port=port, log_level="info", access_log=access_log, **forwarded)
 
 
 @main.command()

@@ -93,6 +93,12 @@ class Settings(BaseSettings):
     max_tokens: int = Field(default=5_000, alias="KG_GRAPHQL_MAX_TOKENS", ge=100)
     request_deadline: float = Field(default=10.0, alias="KG_REQUEST_DEADLINE", gt=0, description="seconds one operation may run")
     max_body_bytes: int = Field(default=100_000, alias="KG_MAX_BODY_BYTES", ge=1_000)
+    max_answer_bytes: int = Field(
+        default=16 * 1024 * 1024,
+        alias="KG_MAX_ANSWER_BYTES",
+        ge=10_000,
+        description="the largest answer a GraphQL request gets (as JSON); one that grows past it is stopped with an error",
+    )
     max_query_words: int = Field(default=32, alias="KG_MAX_QUERY_WORDS", ge=1, description="words in a search or text filter")
     openapi: bool = Field(
         default=False, alias="KG_OPENAPI", description="serve /docs, /redoc and /openapi.json (FastAPI's pages)"
@@ -106,6 +112,17 @@ class Settings(BaseSettings):
         gt=0,
         description="CPU seconds of heavy work one client may use a minute (kg.api.fairness)",
     )
+    client_reads: int = Field(
+        default=2,
+        alias="KG_CLIENT_READS",
+        ge=1,
+        description="read threads one client's requests may hold at once (of 8), however many it has in flight",
+    )
+    trusted_proxies: Annotated[list[str], NoDecode] = Field(
+        default=[],
+        alias="KG_TRUSTED_PROXIES",
+        description="addresses of reverse proxies whose X-Forwarded-For kg believes (comma-separated); none by default",
+    )
     light_request_seconds: float = Field(
         default=0.1, alias="KG_LIGHT_REQUEST_SECONDS", ge=0, description="CPU seconds of a request's store reads that are free"
     )
@@ -114,7 +131,7 @@ class Settings(BaseSettings):
     )
     allowed_hosts: Annotated[list[str], NoDecode] = Field(default=["127.0.0.1", "localhost", "::1"], alias="KG_ALLOWED_HOSTS")
 
-    @field_validator("allowed_hosts", "api_keys", mode="before")
+    @field_validator("allowed_hosts", "api_keys", "trusted_proxies", mode="before")
     @classmethod
     def _comma_separated(cls, value):
         """``KG_ALLOWED_HOSTS=kg.example.org,127.0.0.1``: the Host names the API answers (DNS-rebinding guard)."""

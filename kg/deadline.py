@@ -10,14 +10,23 @@ there is no deadline and the checks cost one context-variable lookup.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from contextvars import ContextVar, Token
 
 from kg.errors import DeadlineExceeded
 
-__all__ = ["DeadlineExceeded", "check", "remaining", "start", "stop"]
+__all__ = ["DeadlineExceeded", "check", "remaining", "start", "stop", "metered"]
 
 # (monotonic time it ends, the seconds it was set to) of the request this context works for.
 _DEADLINE: ContextVar[tuple[float, float] | None] = ContextVar("kg_deadline", default=None)
+# Called at each check with no argument, in the thread doing the work: the API charges that work to its client as it
+# goes (``kg.api.fairness``), and may stop it there by raising (a client whose budget is spent).
+_METER: ContextVar[Callable[[], None] | None] = ContextVar("kg_work_meter", default=None)
+
+
+def metered(meter: Callable[[], None] | None) -> Token:
+    """Have ``check`` call ``meter`` in this context (the thread a read runs in); ``stop`` the token after."""
+    return _METER.set(meter)
 
 
 def start(seconds: float) -> Token:
@@ -26,7 +35,7 @@ def start(seconds: float) -> Token:
 
 
 def stop(token: Token) -> None:
-    _DEADLINE.reset(token)
+    token.var.reset(token)
 
 
 def remaining() -> float | None:
@@ -48,3 +57,6 @@ def check() -> None:
     found = _DEADLINE.get()
     if found is not None and time.monotonic() > found[0]:
         raise DeadlineExceeded(found[1])
+    meter = _METER.get()
+    if meter is not None:
+        meter()

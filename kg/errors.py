@@ -13,6 +13,7 @@ __all__ = [
     "AmbiguousAuthor",
     "ServerError",
     "DeadlineExceeded",
+    "AnswerTooLarge",
 ]
 
 
@@ -70,6 +71,20 @@ class AmbiguousAuthor(InvalidArgument):
 
 class ServerError(KGError):
     """The local Neo4j server (`kg neo4j …`) could not be fetched, started or stopped."""
+
+
+class AnswerTooLarge(KGError):
+    """An answer grew past the bytes a request may be answered with (``KG_MAX_ANSWER_BYTES``)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        super().__init__(
+            f"the answer would be larger than {limit:,} bytes (KG_MAX_ANSWER_BYTES): ask for fewer fields, "
+            "smaller pages (`first`) or fewer nested lists"
+        )
+
+    def __reduce__(self):
+        return type(self), (self.limit,)
 
 
 class DeadlineExceeded(KGError):

@@ -6,6 +6,7 @@ import asyncio
 import gc
 import re
 import logging
+import sys
 import threading
 import time
 from collections.abc import AsyncIterator
@@ -23,6 +24,8 @@ from kg.api.graphql.limits import LIST_SIZE
 from kg.api.graphql.schema import build_schema
 from kg.api.guards import PagePolicy, RequestGuard, page_policy, public_message
 from kg.errors import KGError
+
+SWITCH_INTERVAL = 0.001  # seconds a thread may hold the GIL while others wait (Python's default: 0.005)
 from kg.service import KGService
 
 __all__ = ["create_app", "app_from_settings", "prepare_to_serve"]
@@ -65,7 +68,7 @@ def create_app(service: KGService, *, owns_service: bool = False, plans: bool = 
     async def get_context(request: Request) -> Context:
         return Context(service, plans=plans, tree=getattr(request.app.state, "tree", None))
 
-    graphql = KGGraphQL(schema, context_getter=get_context, graphql_ide="graphiql")
+    graphql = KGGraphQL(schema, context_getter=get_context, graphql_ide="graphiql", max_answer_bytes=settings.max_answer_bytes)
     app.add_middleware(PagePolicy, policy=page_policy(re.findall(r"<script>(.*?)</script>", graphql.graphql_ide_html, re.S)))
     app.add_middleware(
         FairShare,
@@ -73,6 +76,7 @@ def create_app(service: KGService, *, owns_service: bool = False, plans: bool = 
         heavy_seconds=settings.client_heavy_seconds,
         light_seconds=settings.light_request_seconds,
         api_keys=frozenset(settings.api_keys),
+        client_reads=settings.client_reads,
     )
     app.add_middleware(RequestGuard, max_body_bytes=settings.max_body_bytes, allowed_hosts=settings.allowed_hosts)
     app.add_middleware(StartsReads, reads=reads)
@@ -111,6 +115,9 @@ def prepare_to_serve(app: FastAPI, service: KGService) -> None:
     beside serving (a big embedded store's autocomplete takes seconds), one of the app's start-up reads."""
     gc.collect()
     gc.freeze()
+    # A thread working for a heavy request hands the GIL back every millisecond (not five): the event loop, which
+    # answers /healthz and every other request, waits for it that much less.
+    sys.setswitchinterval(SWITCH_INTERVAL)
     app.state.start_up.add(threading.Thread(target=_warm, args=(service,), daemon=True, name="kg-warm"))
 
 

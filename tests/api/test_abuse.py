@@ -130,3 +130,20 @@ def test_an_ipv6_loopback_host_is_trusted_and_every_answer_says_nosniff(gql):
     assert response.status_code == 200 and response.headers["x-content-type-options"] == "nosniff"
     assert gql.http.get("/healthz").headers["x-content-type-options"] == "nosniff"
     assert gql.http.post("/graphql", json={"query": "{ stats { papers } }"}, headers={"host": "[::2]:8000"}).status_code == 400
+
+
+def test_an_answer_past_the_cap_is_stopped_with_an_error_whichever_way_it_is_answered(seeded_embedded):
+    from helpers import GraphQLClient
+
+    settings = Settings(KG_DATA_DIR=seeded_embedded.settings.data_dir, KG_MAX_ANSWER_BYTES=20_000)
+    service = KGService(EmbeddedStore(settings.data_dir), settings, extractor=seeded_embedded.extractor)
+    planned = "{ papers(first: 100) { edges { node { id abstract authors { name } } } } }"
+    by_resolvers = "{ papers(first: 100) { edges { node { id abstract sources { id } } } } }"  # no plan covers sources
+    with TestClient(create_app(service)) as client:
+        gql = GraphQLClient(client)
+        for query in (planned, by_resolvers):
+            response = gql.raw(query)
+            assert response.status_code == 200 and len(response.content) < 20_000
+            [error] = response.json()["errors"]
+            assert "larger than 20,000 bytes (KG_MAX_ANSWER_BYTES)" in error["message"], error
+        assert len(gql("{ papers(first: 3) { edges { node { id abstract } } } }")["papers"]["edges"]) == 3

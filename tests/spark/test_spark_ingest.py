@@ -1,9 +1,9 @@
 """The Spark engine (issue 13): the same input gives the same graph as the single-machine ingest.
 
 A real local Spark (pyspark, ``local[2]``) writes through the real Neo4j Connector for Apache
-Spark into the test Neo4j. The input is the first 800 papers of ICLR 2024 plus the other formats
+Spark into the test Neo4j. The input is the first 600 papers of ICLR 2024 plus the other formats
 (a listing folder, BibTeX, OpenAlex and Semantic Scholar lines with source author ids and
-affiliations), in chunks of 300 records, so that the chunked (streaming) rules are exercised too.
+affiliations), in chunks of 250 records, so that the chunked (streaming) rules are exercised too.
 The whole of ICLR 2024 and the 95k corpus are ``bench/spark.py``'s.
 """
 
@@ -24,8 +24,9 @@ pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
 HERE = os.path.dirname(__file__)
 FORMATS = os.path.join(HERE, "..", "fixtures", "formats")
 SAMPLES = os.path.join(HERE, "..", "..", "samples")
-CHUNK = 300
-ICLR_PAPERS = 800
+LIBRARY = os.path.join(HERE, "..", "fixtures", "library")
+CHUNK = 250
+ICLR_PAPERS = 600
 
 DUMP_NODES = """
 MATCH (n) WHERE NOT n:KgMigration AND NOT n:KgIngestLock
@@ -88,7 +89,9 @@ def inputs(tmp_path_factory):
         ),
         encoding="utf-8",
     )
-    return [str(iclr), SAMPLES, FORMATS, str(twins)]
+    # the library fixture's arXiv feed first, its other exports last: records chunks apart that are one paper (sources,
+    # merged fields, keys and references added to a paper an earlier chunk made)
+    return [os.path.join(LIBRARY, "arxiv.atom"), str(iclr), SAMPLES, FORMATS, str(twins), LIBRARY]
 
 
 def _settings(tmp_path, **extra) -> Settings:
@@ -137,7 +140,7 @@ def test_parquet_stages_are_written_and_resumed(spark, tmp_path, monkeypatch):
     import kg.extract
     from kg.spark.engine import _Candidates, _fingerprint, ingest_spark
 
-    settings = Settings(KG_DATA_DIR=tmp_path / "unused", KG_INGEST_CHUNK=3)
+    settings = Settings(KG_DATA_DIR=tmp_path / "unused", KG_INGEST_CHUNK=25)
     stages = tmp_path / "stages"
     first = ingest_spark([FORMATS, SAMPLES], settings, output="parquet", stages_dir=stages, spark=spark)
     assert not first.resumed and first.tables["papers"] == first.papers > 0
@@ -152,7 +155,7 @@ def test_parquet_stages_are_written_and_resumed(spark, tmp_path, monkeypatch):
     # Other stage settings would not read these candidates back (decided before any Spark work).
     files = expand_paths([FORMATS, SAMPLES])
     assert _Candidates(spark, stages, _fingerprint(files, settings), settings).resumed
-    changed = Settings(KG_DATA_DIR=tmp_path / "unused", KG_INGEST_CHUNK=3, KG_CONCEPTS_PER_PAPER=5)
+    changed = Settings(KG_DATA_DIR=tmp_path / "unused", KG_INGEST_CHUNK=25, KG_CONCEPTS_PER_PAPER=5)
     assert not _Candidates(spark, stages, _fingerprint(files, changed), changed).resumed
     assert _Candidates(spark, stages, _fingerprint(files, changed), changed).resumed  # the marker now holds these
     # ...nor would a kg whose extraction code or data differ (an upgrade between two runs).

@@ -99,3 +99,68 @@ def test_other_paths_pass_untouched():
     clock = Clock()
     middleware = share(app_doing(100.0), clock)
     assert [asyncio.run(call(middleware, path="/healthz"))[0] for _ in range(3)] == [200, 200, 200]
+
+
+def test_work_is_charged_as_it_happens_so_a_running_request_already_spends_the_budget():
+    async def run():
+        gate, charged = asyncio.Event(), asyncio.Event()
+
+        async def app(scope, receive, send):
+            count_work(7.0)  # a first, long read: charged now, while the request still runs
+            charged.set()
+            await gate.wait()
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": b"{}"})
+
+        middleware = share(app, Clock())
+        first = asyncio.create_task(call(middleware))
+        await charged.wait()
+        status, headers, body = await call(middleware)  # the same client, while its first request runs
+        gate.set()
+        assert (await first)[0] == 200
+        return status, headers, body
+
+    status, headers, body = asyncio.run(run())
+    assert status == 429 and "budget" in body["errors"][0]["message"] and int(headers["retry-after"]) >= 10
+
+
+def test_a_forwarded_address_is_not_another_client():
+    clock = Clock()
+    middleware = share(app_doing(7.0), clock)
+
+    async def spoofed(address: str):
+        sent = []
+
+        async def send(message):
+            sent.append(message)
+
+        async def receive():
+            return {"type": "http.request", "body": b""}
+
+        headers = [(b"x-forwarded-for", address.encode()), (b"x-real-ip", address.encode())]
+        await middleware({"type": "http", "path": "/graphql", "headers": headers, "client": ("127.0.0.2", 5000)}, receive, send)
+        return sent[0]["status"]
+
+    assert asyncio.run(spoofed("10.1.1.1")) == 200
+    assert [asyncio.run(spoofed(f"10.1.1.{i}")) for i in range(2, 6)] == [429] * 4  # one connection address: one client
+
+
+def test_a_clients_reads_hold_at_most_their_share_of_the_read_threads():
+    from kg.api.fairness import client_gate
+
+    seen = []
+
+    async def app(scope, receive, send):
+        seen.append(client_gate())
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+    async def run():
+        middleware = share(app, Clock(), client_reads=3)
+        await call(middleware)
+        await call(middleware)
+        await call(middleware, client="10.0.0.9")
+
+    asyncio.run(run())
+    assert seen[0] is seen[1] and seen[0] is not seen[2] and seen[0]._value == 3
+    assert client_gate() is None  # outside a request

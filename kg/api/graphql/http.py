@@ -10,6 +10,7 @@ behaviour: HTTP 200 with ``"data": null``.
 
 from __future__ import annotations
 
+import json
 from contextvars import ContextVar
 
 from graphql import ExecutionResult
@@ -18,6 +19,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from strawberry.asgi import GraphQL
 from strawberry.http import GraphQLHTTPResponse
+
+from kg.errors import AnswerTooLarge
 
 __all__ = ["GRAPHQL_RESPONSE_JSON", "KGGraphQL", "prefers_graphql_response_json", "offline_ide_html"]
 
@@ -81,9 +84,19 @@ class KGGraphQL(GraphQL):
     ``context_getter`` makes each request's context from the Starlette request.
     """
 
-    def __init__(self, schema, *, context_getter, **kwargs) -> None:
+    def __init__(self, schema, *, context_getter, max_answer_bytes: int = 16 * 1024 * 1024, **kwargs) -> None:
         super().__init__(schema, **kwargs)
         self.context_getter = context_getter
+        self.max_answer_bytes = max_answer_bytes
+
+    def encode_json(self, data: object) -> str:
+        """The answer as JSON, and never more than ``KG_MAX_ANSWER_BYTES`` of it: a larger one (its building was
+        bounded already: ``shape.Budget``, ``PlannedExecution.complete_list_value``) is an error that says so."""
+        text = json.dumps(data, separators=(",", ":"))
+        if len(text) > self.max_answer_bytes:
+            message = str(AnswerTooLarge(self.max_answer_bytes))
+            return json.dumps({"data": None, "errors": [{"message": message}]}, separators=(",", ":"))
+        return text
 
     async def get_context(self, request, response):
         return await self.context_getter(request)

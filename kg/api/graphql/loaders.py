@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Sequence
+from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import partial
@@ -18,7 +19,7 @@ import anyio
 from strawberry.dataloader import DataLoader
 
 from kg import deadline
-from kg.api.fairness import count_work
+from kg.api.fairness import check_budget, client_gate, count_work
 from kg.explain import related_reasons
 from kg.service import KGService
 from kg.store.base import RELATED_LIMIT  # the most a `related(first:)` may ask for
@@ -41,11 +42,18 @@ async def call_store(service: KGService, fn, *args):
     is copied) and starts nothing once it has passed; the read holds the store's ``reading()`` section.
     Reads share their own ``READ_THREADS`` threads, so health checks never queue behind them."""
     deadline.check()
-    gate = _request_reads.get()
+    gate, share = _request_reads.get(), client_gate()
+    async with _held(share), _held(gate):  # the client's share of the read threads, and the request's
+        return await _in_thread(service, fn, *args)
+
+
+@asynccontextmanager
+async def _held(gate: asyncio.Semaphore | None):
     if gate is None:
-        return await _in_thread(service, fn, *args)
-    async with gate:  # at most READS_PER_REQUEST of this request's reads hold a thread at once
-        return await _in_thread(service, fn, *args)
+        yield
+        return
+    async with gate:
+        yield
 
 
 async def _in_thread(service: KGService, fn, *args):
@@ -54,13 +62,25 @@ async def _in_thread(service: KGService, fn, *args):
 
 
 def _read(service: KGService, fn, *args):
+    """One read in a worker thread: its CPU time charged to the request's client as it goes (at each deadline check
+    of a long read, and at its end), and stopped when that client's budget is spent (``fairness.check_budget``)."""
     deadline.check()
-    started = time.thread_time()
+    check_budget()  # a request queued behind its client's other reads starts nothing once the budget is spent
+    counted = [time.thread_time()]
+
+    def charge() -> None:
+        now = time.thread_time()
+        count_work(now - counted[0])
+        counted[0] = now
+        check_budget()
+
+    token = deadline.metered(charge)
     try:
         with service.store.reading():
             return fn(*args)
     finally:
-        count_work(time.thread_time() - started)  # the request's work, for its client's budget
+        deadline.stop(token)
+        count_work(time.thread_time() - counted[0])  # the request's work, for its client's budget
 
 
 _limiters: WeakKeyDictionary = WeakKeyDictionary()

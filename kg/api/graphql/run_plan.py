@@ -15,7 +15,7 @@ from typing import Any
 from graphql import get_argument_values
 
 from kg.api.graphql.plan import Selection
-from kg.api.graphql.shape import shape_roots
+from kg.api.graphql.shape import Budget, shape_roots
 from kg.api.graphql.tree import SUPPORTED, TreeBuilder
 from kg.service import KGService
 from kg.store.reads import Read
@@ -29,6 +29,7 @@ class PlanRun:
     def __init__(self, service: KGService, variables) -> None:
         self.service = service
         self.variables = variables
+        self.max_bytes = service.settings.max_answer_bytes
 
     def answer(self, roots: tuple[Selection, ...]) -> dict[str, Any]:
         """In a worker thread: the tree built (names resolved through the service) and read by the store."""
@@ -38,7 +39,7 @@ class PlanRun:
         again = _by_record_ids(reads, found, self.service.paper_id)
         if again:
             found.update(self.service.store.read_tree(again))
-        return shape_roots(roots, found, builder.slots)
+        return shape_roots(roots, found, builder.slots, Budget(self.max_bytes))
 
     async def answer_in_loop(self, roots: tuple[Selection, ...], reader, call) -> dict[str, Any] | None:
         """On the store's async reader, or None when it cannot take this operation. The ``author(name:)``
@@ -64,7 +65,7 @@ class PlanRun:
             if more is None:
                 return None
             found.update(more)
-        return shape_roots(roots, found, builder.slots)
+        return await call(shape_roots, roots, found, builder.slots, Budget(self.max_bytes))  # off the event loop
 
 
 def _missing_papers(reads: list[Read], found: dict[str, Any]) -> list[Read]:

@@ -11,6 +11,8 @@ from strawberry import Schema
 from strawberry.extensions import MaskErrors, ParserCache, ValidationCache
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
+from kg import deadline
+from kg.api.fairness import BudgetSpent
 from kg.api.graphql.context import Context
 from kg.api.graphql.limits import ListLengths, limit_extensions
 from kg.api.graphql.plan import compile_operation
@@ -18,7 +20,7 @@ from kg.api.graphql.queries import Query
 from kg.api.graphql.run_plan import SUPPORTED, PlanRun
 from kg.api.guards import public_message
 from kg.config import Settings, get_settings
-from kg.errors import InvalidArgument, KGError
+from kg.errors import AnswerTooLarge, DeadlineExceeded, InvalidArgument, KGError
 
 __all__ = ["build_schema", "schema_sdl", "KGSchema", "PlannedExecution", "PLAN_COUNTS"]
 
@@ -54,7 +56,8 @@ class _Plans:
 
 
 _PLANS = _Plans()
-PLAN_COUNTS: Counter[str] = Counter()  # "answered" by a plan, "handed back" to graphql-core after a plan raised
+ANSWER_ITEM_BYTES = 64  # what a list item is taken to add to an answer at least, against KG_MAX_ANSWER_BYTES
+PLAN_COUNTS: Counter[str] = Counter()  # "answered" by a plan, "stopped" (too large, too late), "handed back" to graphql-core
 
 
 class PlannedExecution(StrawberryGraphQLCoreExecutionContext):
@@ -63,6 +66,21 @@ class PlannedExecution(StrawberryGraphQLCoreExecutionContext):
     A plan that raises (a bad argument, an unreachable store) hands the request to graphql-core, which
     reports the error at its path, exactly as without plans.
     """
+
+    items = 0  # the list items completed so far (``complete_list_value``)
+
+    def complete_list_value(self, return_type, field_details_list, info, path, result, position_context):
+        """Each list graphql-core completes counts its items against what the answer may hold (``KG_MAX_ANSWER_BYTES``,
+        at ``ANSWER_ITEM_BYTES`` an item): an answer built by resolvers stops growing there, with an error at its
+        path, as a planned one does (``shape.Budget``); the deadline is checked as it grows."""
+        if isinstance(result, (list, tuple)):
+            self.items += len(result)
+            context = self.context_value
+            limit = context.service.settings.max_answer_bytes if isinstance(context, Context) else None
+            if limit is not None and self.items * ANSWER_ITEM_BYTES > limit:
+                raise AnswerTooLarge(limit)
+            deadline.check()
+        return super().complete_list_value(return_type, field_details_list, info, path, result, position_context)
 
     def execute_operation(self, serially=None):
         context = self.context_value
@@ -77,6 +95,9 @@ class PlannedExecution(StrawberryGraphQLCoreExecutionContext):
             data = await run.answer_in_loop(plan, context.tree, context.call) if context.tree is not None else None
             if data is None:
                 data = await context.call(run.answer, plan)
+        except (AnswerTooLarge, DeadlineExceeded, BudgetSpent) as exc:  # running it again another way would do it twice
+            PLAN_COUNTS["stopped"] += 1
+            return ExecutionResult(data=None, errors=[GraphQLError(str(exc), original_error=exc)])
         except Exception:  # noqa: BLE001 - graphql-core runs it again and reports what went wrong where
             log.debug("a plan handed its operation back to graphql-core", exc_info=True)
             PLAN_COUNTS["handed back"] += 1
