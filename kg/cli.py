@@ -239,7 +239,7 @@ def serve(host: str, port: int, workers: int, access_log: bool) -> None:
     click.echo(f"serving {service.where}", err=True)
     # a client is its connection's address: forwarded headers only from the proxies the operator names
     proxies = service.settings.trusted_proxies
-    forwarded = {"proxy_headers": bool(proxies), "forwarded_allow_ips": ",".join(proxies) or None}
+    trusting, allowed = bool(proxies), ",".join(proxies) or None
     try:
         service.check()  # a database behind its migrations stops here
     except StoreUnavailable as exc:
@@ -255,12 +255,21 @@ def serve(host: str, port: int, workers: int, access_log: bool) -> None:
             port=port,
             log_level="info",
             access_log=access_log,
-            **forwarded,
+            proxy_headers=trusting,
+            forwarded_allow_ips=allowed,
         )
         return
     app = create_app(service, owns_service=True)
     prepare_to_serve(app, service)
-    uvicorn.run(app, host=host, port=port, log_level="info", access_log=access_log, **forwarded)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="info",
+        access_log=access_log,
+        proxy_headers=trusting,
+        forwarded_allow_ips=allowed,
+    )
 
 
 @main.command()
