@@ -30,6 +30,9 @@ if TYPE_CHECKING:  # spaCy loads only when something is extracted: `kg stats` an
 __all__ = ["KGService", "IngestSummary", "PaperQuery", "concept_lookup_terms"]
 
 
+MAX_NAME_CHARS = 300  # the longest name or id a person is looked up by
+
+
 def concept_lookup_terms(name: str) -> tuple[list[str], list[str]]:
     """How a user's spelling of a concept is looked up, on every store: (keys to try exactly,
     in order; lower-cased names to match against concept names and aliases).
@@ -170,6 +173,8 @@ class KGService:
     def author_id(self, ref: str) -> str:
         """The id a user's reference means: an id as it is (``yang liu~2``; one merged away, its survivor), else a
         name's one person, else the name's key (a store from before people). Several of that name: ``AmbiguousAuthor``."""
+        if len(ref) > MAX_NAME_CHARS:  # folding and blocking a 90 KB "name" costs seconds, and names no one
+            raise InvalidArgument(f"a person's name or id is at most {MAX_NAME_CHARS} characters; this one has {len(ref):,}")
         exact, found = resolve(self.store, ref)
         if exact is not None:
             return exact

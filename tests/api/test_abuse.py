@@ -147,3 +147,14 @@ def test_an_answer_past_the_cap_is_stopped_with_an_error_whichever_way_it_is_ans
             [error] = response.json()["errors"]
             assert "larger than 20,000 bytes (KG_MAX_ANSWER_BYTES)" in error["message"], error
         assert len(gql("{ papers(first: 3) { edges { node { id abstract } } } }")["papers"]["edges"]) == 3
+
+
+def test_a_90_kb_name_is_refused_at_once(gql):
+    import time
+
+    name = "Wei " * 23_000
+    query = "query($n: String!) { " + " ".join(f'p{i}: collaborationPath(from: $n, to: "Wei Lin") {{ name }}' for i in range(30)) + " }"
+    started = time.perf_counter()
+    messages = gql.errors(query, {"n": name})
+    assert time.perf_counter() - started < 2.0
+    assert messages and all("at most 300 characters" in m for m in messages)
