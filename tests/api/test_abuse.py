@@ -153,7 +153,11 @@ def test_a_90_kb_name_is_refused_at_once(gql):
     import time
 
     name = "Wei " * 23_000
-    query = "query($n: String!) { " + " ".join(f'p{i}: collaborationPath(from: $n, to: "Wei Lin") {{ name }}' for i in range(30)) + " }"
+    query = (
+        "query($n: String!) { "
+        + " ".join(f'p{i}: collaborationPath(from: $n, to: "Wei Lin") {{ name }}' for i in range(30))
+        + " }"
+    )
     started = time.perf_counter()
     messages = gql.errors(query, {"n": name})
     assert time.perf_counter() - started < 2.0
