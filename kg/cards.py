@@ -5,10 +5,11 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
-from kg.explain import related_reasons
+from kg.explain import citation_mark, related_evidence
 from kg.graph.identity import author_key
 from kg.models import Author, Concept, Paper, PaperSource, ResearchArea
 from kg.store.base import EVERY_MENTION, PaperFilter, Store
+from kg.store.shapes import read_by_key
 from kg.works.merge import filled
 
 __all__ = ["Cards", "PaperCard", "RelatedCard", "AuthorCard", "ConceptCard", "NamedCoauthor", "NamedRelatedConcept"]
@@ -22,6 +23,8 @@ class PaperCard:
     concepts: list[Concept]  # its key concepts
     also_named: list[Concept] = field(default_factory=list)  # the concepts it names below them (minor mentions)
     sources: list[PaperSource] = field(default_factory=list)  # the records it was read from, each with its fields
+    references: list[tuple[str, Paper | None]] = field(default_factory=list)  # (key, the paper kg has for it or None)
+    cited_by: list[Paper] = field(default_factory=list)  # the papers kg has that cite it
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +33,7 @@ class RelatedCard:
     score: float
     shared: list[Concept]
     reasons: list[str] = field(default_factory=list)  # why, in words (``kg.explain``)
+    citation: str = ""  # what ties the two through citations: 'cites', 'cited by', 'both cite 3' … (``citation_mark``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +97,15 @@ class Cards:
             key,
             every[len(key) :],
             filled(self.store.sources_of_papers([paper_id])[0], paper),
+            *self._citations(paper_id),
         )
+
+    def _citations(self, paper_id: str) -> tuple[list[tuple[str, Paper | None]], list[Paper]]:
+        """What a paper cites (each reference's key, with the paper kg has for it) and the papers citing it."""
+        refs = self.store.references_of_papers([paper_id])[0]
+        citing = self.store.citing_papers([paper_id])[0]
+        papers = read_by_key(self.store.papers_by_ids, [r.paper_id for r in refs if r.paper_id] + citing)
+        return [(r.key, papers.get(r.paper_id) if r.paper_id else None) for r in refs], [papers[i] for i in citing if i in papers]
 
     def related(self, ref: str, limit: int) -> list[RelatedCard] | None:
         """Papers linked by shared concepts, strongest first; None for an unknown paper."""
@@ -104,7 +116,8 @@ class Cards:
         found = self.store.related_answers([paper_id], limit)[0]
         pairs = [(paper_id, r.paper.id, tuple(c.name for c in r.shared)) for r in found]
         return [
-            RelatedCard(r.paper, r.score, r.shared, why) for r, why in zip(found, related_reasons(self.store, pairs), strict=True)
+            RelatedCard(r.paper, r.score, r.shared, why, citation_mark(c))
+            for r, (why, c) in zip(found, related_evidence(self.store, pairs), strict=True)
         ]
 
     def author_card(self, found: Author | None, name: str, limit: int) -> AuthorCard:

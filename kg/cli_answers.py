@@ -112,8 +112,31 @@ def paper(paper_id: str, as_json: bool) -> None:
         "  concepts: " + ", ".join(c.name for c in card.concepts),
         *(["  also named: " + ", ".join(c.name for c in card.also_named)] if card.also_named else []),
         *_source_lines(card.sources),
+        *_citation_lines(card.references, card.cited_by),
     ]
     _emit(as_json, asdict(card) | {"sources": [_source_json(s) for s in card.sources]}, lines)
+
+
+CITATIONS_SHOWN = 10  # references and citing papers listed by `kg paper` (all counted)
+
+
+def _citation_lines(references, cited_by) -> list[str]:
+    """What a paper cites (those kg has by title, the others by key) and the papers citing it, counted, the first
+    few listed."""
+    lines = []
+    if references:
+        known = sum(1 for _, p in references if p is not None)
+        lines.append(f"  references: {len(references)} ({known} in kg, {len(references) - known} not yet)")
+        for key, p in references[:CITATIONS_SHOWN]:
+            lines.append(f"    {p.id}  {p.label[:80]}" if p is not None else f"    {key}  (not in kg yet)")
+        if len(references) > CITATIONS_SHOWN:
+            lines.append(f"    … {len(references) - CITATIONS_SHOWN} more (--json lists them all)")
+    lines.append(f"  cited by: {len(cited_by)} paper{'s' if len(cited_by) != 1 else ''} in kg")
+    for p in cited_by[:CITATIONS_SHOWN]:
+        lines.append(f"    {p.id}  {p.label[:80]}")
+    if len(cited_by) > CITATIONS_SHOWN:
+        lines.append(f"    … {len(cited_by) - CITATIONS_SHOWN} more (--json lists them all)")
+    return lines
 
 
 def _source_lines(sources) -> list[str]:
@@ -138,8 +161,10 @@ def related(paper_id: str, first: int, as_json: bool) -> None:
     """Papers linked to PAPER_ID by shared concepts, strongest first, with the concepts they share and, under
     each, what else relates them (the people who wrote both, citations)."""
     found = _with_service(lambda s: Cards(s.store).related(paper_id, first), lambda f: f is None and _no_paper(paper_id))
-    rows = [(f"{r.score:.2f}", r.paper.id, r.paper.label[:70], ", ".join(c.name for c in r.shared[:4])) for r in found]
-    header, *lines = _table(rows, ("score", "id", "title", "shared concepts"))
+    rows = [
+        (f"{r.score:.2f}", r.paper.id, r.paper.label[:70], ", ".join(c.name for c in r.shared[:4]), r.citation) for r in found
+    ]
+    header, *lines = _table(rows, ("score", "id", "title", "shared concepts", "citations"))
     more = [[f"        {why}" for why in r.reasons if not why.startswith("both about ")] for r in found]
     _emit(as_json, {"paper": paper_id, "related": found}, [header, *(x for line, m in zip(lines, more) for x in (line, *m))])
 

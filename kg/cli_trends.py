@@ -5,19 +5,26 @@ from __future__ import annotations
 import click
 
 from kg.cli_answers import _emit, _first_option, _json_option, _table, _with_service
+from kg.overview import why_no_trends
 
 __all__ = ["trends"]
 
 
 @click.command()
-@click.option("--since", type=int, help="First year of the recent window (default: the year before --until).")
+@click.option(
+    "--since", type=int, help="First year of the recent window (default: the year before --until, earlier for a small library)."
+)
 @click.option("--until", type=int, help="Last year of the recent window (default: the latest year known).")
 @click.option("--area", help="Only papers of this research area (top level or full path).")
 @click.option("--venue", help="Only papers of this venue, as the facets list it.")
-@click.option("--min-papers", default=3, show_default=True, type=click.IntRange(1), help="Least papers in the recent window.")
+@click.option(
+    "--min-papers",
+    type=click.IntRange(1),
+    help="Least papers in the recent window (default: 3 in a field, fewer in a small library).",
+)
 @_first_option
 @_json_option
-def trends(since, until, area, venue, min_papers: int, first: int, as_json: bool) -> None:
+def trends(since, until, area, venue, min_papers: int | None, first: int, as_json: bool) -> None:
     """Concepts whose share of papers grew most from the window before to SINCE..UNTIL.
 
     Scored by the log-odds ratio with an informative Dirichlet prior (Monroe et al. 2008), counting only
@@ -31,6 +38,11 @@ def trends(since, until, area, venue, min_papers: int, first: int, as_json: bool
     report, names = _with_service(read)
     if report.since is None:
         lines = ["  no years known: the papers carry none"]
+    elif not report.trends:
+        lines = [
+            f"  nothing rose from {report.earlier_from}-{report.earlier_to} to {report.since}-{report.until}: "
+            + why_no_trends(report)
+        ]
     else:
         venues = "every paper" if report.venues is None else f"{len(report.venues)} venue(s) with papers in both"
         lines = [

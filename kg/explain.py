@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from kg.graph.coupling import PairCitations, pair_citations
 from kg.store.base import BatchedReads
 
-__all__ = ["Pair", "listed", "related_reasons"]
+__all__ = ["Pair", "listed", "related_reasons", "related_evidence", "citation_mark"]
 
 SHOWN = 5  # names given in one reason before "+N more"
 Pair = tuple[str, str, tuple[str, ...]]  # a paper, a paper related to it, the names of the concepts they share
@@ -33,6 +33,27 @@ def listed(names: Sequence[str], shown: int = SHOWN) -> str:
 
 def related_reasons(reads: BatchedReads, pairs: Sequence[Pair]) -> list[list[str]]:
     """The reasons of each pair, seen from its first paper ("this paper") toward the second ("it")."""
+    return [reasons for reasons, _ in related_evidence(reads, pairs)]
+
+
+def citation_mark(c: PairCitations) -> str:
+    """What ties two papers through citations, in a few words: 'cites', 'cited by', 'both cite 3', 'cited together 2
+    times' (joined by '; '), or '' when nothing does.
+
+    >>> citation_mark(PairCitations(1, 0, (), ("p9", "p8")))
+    'cites; cited together 2 times'
+    """
+    marks = ["cites"] * bool(c.cites) + ["cited by"] * bool(c.cited_by)
+    if c.both_cite:
+        marks.append(f"both cite {len(c.both_cite)}")
+    if c.cited_together_by:
+        n = len(c.cited_together_by)
+        marks.append(f"cited together {n} time{'s' if n != 1 else ''}")
+    return "; ".join(marks)
+
+
+def related_evidence(reads: BatchedReads, pairs: Sequence[Pair]) -> list[tuple[list[str], PairCitations]]:
+    """The reasons of each pair (``related_reasons``) and what ties the two through citations."""
     if not pairs:
         return []
     ids = sorted({p for a, b, _ in pairs for p in (a, b)})
@@ -44,7 +65,7 @@ def related_reasons(reads: BatchedReads, pairs: Sequence[Pair]) -> list[list[str
         {r.paper_id for c in found for r in c.both_cite if r.paper_id} | {i for c in found for i in c.cited_together_by}
     )
     titles = {p.id: p.label for p in reads.papers_by_ids(named) if p is not None} if named else {}
-    return [_words(shared, authors[a], authors[b], c, titles) for (a, b, shared), c in zip(pairs, found)]
+    return [(_words(shared, authors[a], authors[b], c, titles), c) for (a, b, shared), c in zip(pairs, found)]
 
 
 def _words(shared: Sequence[str], authors_a, authors_b, c: PairCitations, titles: dict[str, str]) -> list[str]:

@@ -25,12 +25,25 @@ from kg.authors.profile import venue_series, without_year
 from kg.errors import InvalidArgument
 from kg.store.base import RELATED_LIMIT, PaperFilter, Store
 
-__all__ = ["Overview", "YearCount", "Trend", "Trends", "FieldMap", "PRIOR_SHARE", "LIST_PERCENTILE"]
+__all__ = [
+    "Overview",
+    "YearCount",
+    "Trend",
+    "Trends",
+    "FieldMap",
+    "PRIOR_SHARE",
+    "LIST_PERCENTILE",
+    "default_window",
+    "default_min_papers",
+    "why_no_trends",
+]
 
 PRIOR_SHARE = 0.1  # the Dirichlet prior's weight, as a share of a window's papers, spread by each concept's pooled share
 LIST_PERCENTILE = 0.99  # a list's length for the cost limit: what 99% of the relations end in
 MAP_LINKS = 6  # each concept of the field map keeps its strongest links to this many others
 CACHED = 64  # answers kept
+WINDOW_PAPERS = 200  # each window of the default trends holds this many papers, or a quarter of the library, if it can
+WIDEST_WINDOW = 10  # years: the default recent window is two years, widened up to this for a library that needs it
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,12 +73,72 @@ class Trends:
     papers: int  # in the recent window
     earlier_papers: int
     trends: list[Trend]
+    min_papers: int = 3  # the least papers a concept had in the recent window to be listed
+    years: int = 0  # the years the papers span (0: none known)
+    dated: int = 0  # the papers with a year
 
 
 @dataclass(frozen=True, slots=True)
 class FieldMap:
     concepts: list[tuple[str, int, int]]  # (key, papers, community), most papers first
     links: list[tuple[str, str, int]]  # (key, key, papers the two share among those most about either)
+
+
+def default_window(years: list[tuple[int, int]], until: int) -> int:
+    """The recent window's length, in years, when none is asked for: two years, or as many more (up to
+    ``WIDEST_WINDOW``) as it takes for it and the window before to hold ``WINDOW_PAPERS`` papers each, or a quarter
+    of the library's: a field's last two years say what rose; a library of thirty papers over a decade needs wider
+    windows to say anything.
+
+    >>> default_window([(2022, 4000), (2023, 5000), (2024, 6000)], 2024)
+    2
+    >>> default_window([(y, 3) for y in range(2013, 2025)], 2024)
+    3
+    >>> default_window([(2019, 10), (2020, 10), (2021, 30), (2022, 60)], 2022)  # no window fills: the fullest pair
+    2
+    """
+    per_year = dict(years)
+    need = min(WINDOW_PAPERS, max(1, sum(per_year.values()) // 4))
+    best = (-1, -2)  # (papers in the emptier window, minus the span): when no span gives both enough, the fullest pair
+    for span in range(2, WIDEST_WINDOW + 1):
+        recent = sum(per_year.get(y, 0) for y in range(until - span + 1, until + 1))
+        earlier = sum(per_year.get(y, 0) for y in range(until - 2 * span + 1, until - span + 1))
+        if recent >= need and earlier >= need:
+            return span
+        best = max(best, (min(recent, earlier), -span))
+    return -best[1]
+
+
+def default_min_papers(recent: int) -> int:
+    """The least papers a concept needs in the recent window, when none is asked for: three in a field (100 papers
+    or more in the window), two in a mid-sized library, one in a small one.
+
+    >>> default_min_papers(5000), default_min_papers(40), default_min_papers(8)
+    (3, 2, 1)
+    """
+    return 3 if recent >= 100 else 2 if recent >= 20 else 1
+
+
+def why_no_trends(t: Trends) -> str:
+    """Why a trends report lists nothing, in terms of what the library holds (for the explorer and the CLI)."""
+    if t.since is None:
+        return "no paper carries a year"
+    if t.venues is not None and not t.venues:
+        return (
+            f"no venue has papers both in {t.earlier_from}-{t.earlier_to} and in {t.since}-{t.until} (a venue's papers are "
+            "compared with its own, so that its first year is no burst of its topics)"
+        )
+    if not t.earlier_papers:
+        return (
+            f"the {t.dated} papers with a year span {t.years} year{'s' if t.years != 1 else ''}, and none is from "
+            f"{t.earlier_from}-{t.earlier_to}, the years to compare {t.since}-{t.until} with"
+        )
+    if not t.papers:
+        return f"no paper is from {t.since}-{t.until}"
+    return (
+        f"no concept is on {t.min_papers} or more of the {t.papers} papers of {t.since}-{t.until} and on a larger share "
+        f"of them than of the {t.earlier_papers} papers before"
+    )
 
 
 class Overview:
@@ -120,9 +193,13 @@ class Overview:
         area: str | None = None,
         venue: str | None = None,
         first: int = 20,
-        min_papers: int = 3,
+        min_papers: int | None = None,
     ) -> Trends:
-        """The concepts whose share of papers grew most from the window before to ``since``–``until``."""
+        """The concepts whose share of papers grew most from the window before to ``since``–``until``.
+
+        Unset, the window and the least papers a concept needs scale with the library (``default_window``): the last
+        two years and three papers for a field, wider windows and fewer papers for a personal library of a few dozen.
+        """
         if since is not None and until is not None and since > until:
             raise InvalidArgument(f"since ({since}) is after until ({until})")
         return self._memo(
@@ -133,15 +210,18 @@ class Overview:
     def _trending(self, since, until, area, venue, first, min_papers) -> Trends:
         years = sorted(self.store.paper_facets(PaperFilter(area=area, venue=venue)).years)
         if not years:
-            return Trends(None, None, None, None, None, 0, 0, [])
+            return Trends(None, None, None, None, None, 0, 0, [], min_papers or 3, 0, 0)
         until = until if until is not None else years[-1][0]
-        since = since if since is not None else until - 1
+        if since is None:
+            since = until - default_window(years, until) + 1
         span = until - since + 1
         recent = PaperFilter(area=area, venue=venue, year_from=since, year_to=until)
         earlier = PaperFilter(area=area, venue=venue, year_from=since - span, year_to=since - 1)
         venues, series = self._stable_venues(recent, earlier)
         n_r, recent_counts = self.store.concept_counts(recent, venues)
         n_e, earlier_counts = self.store.concept_counts(earlier, venues)
+        if min_papers is None:
+            min_papers = default_min_papers(n_r)
         trends = (
             []
             if not n_e
@@ -154,7 +234,9 @@ class Overview:
             ]
         )
         trends.sort(key=lambda t: (-t.score, t.concept_key))
-        return Trends(since, until, since - span, since - 1, series, n_r, n_e, trends[:first])
+        dated = sum(n for _, n in years)
+        spanned = years[-1][0] - years[0][0] + 1
+        return Trends(since, until, since - span, since - 1, series, n_r, n_e, trends[:first], min_papers, spanned, dated)
 
     def _stable_venues(self, recent: PaperFilter, earlier: PaperFilter) -> tuple[set[str] | None, list[str] | None]:
         """The venues of the series (``ICLR``, of ``ICLR 2024``) with papers in both windows, and those series; or

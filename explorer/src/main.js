@@ -243,16 +243,17 @@ async function startView() {
       .map(([c, name]) => [PALETTE[c], `around ${name}`]), "Size: papers. Links: papers sharing both.");
   }
   const people = data.authors.edges.map(({ node }) => node).filter((a) => a.paperCount > 1);
-  const rising = data.trendingConcepts;
+  const trends = data.trends;
+  const rising = trends.concepts;
   $("panel").replaceChildren(
     el("h1", {}, "kg explorer"),
     el("p", { class: "muted", id: "counts" }, `${s.papers} papers, ${s.authors} people, ${s.concepts} concepts. ` +
       (map.concepts.length ? `The map shows the ${map.concepts.length} concepts with most papers; click one, or search above.` : "Ingest papers to see the field.")),
     el("h2", {}, "Rising concepts"),
     rising.length
-      ? el("div", {}, el("p", { class: "muted" }, `Share of papers, ${rising[0].since}–${rising[0].until} against ${rising[0].earlierFrom}–${rising[0].earlierTo}`),
+      ? el("div", {}, el("p", { class: "muted" }, `Share of papers, ${trends.since}–${trends.until} (${plural(trends.papers, "paper")}) against ${trends.earlierFrom}–${trends.earlierTo} (${trends.earlierPapers})`),
         el("ol", { id: "rising" }, rising.map((t) => el("li", {}, link("concept", t.concept.id, t.concept.name), el("span", { class: "muted" }, ` ${t.papers} papers (${t.earlierPapers} before)`)))))
-      : el("p", { class: "muted" }, "Nothing to compare yet: rising concepts need papers with years."),
+      : el("p", { class: "muted", id: "no-trends" }, `Nothing rose that can be told: ${trends.note}.`),
     el("h2", {}, "Most prolific people"),
     people.length
       ? list(people.map((a) => [link("author", a.id, a.name), ` (${a.paperCount})`]))

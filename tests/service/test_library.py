@@ -160,3 +160,38 @@ def test_graphql_finds_a_paper_by_any_record_id_and_lists_its_sources(make_servi
         zotero = next(s for s in found["sources"] if s["id"] == "K2W8XJ3A")
         assert zotero == {"id": "K2W8XJ3A", "format": "Zotero CSV", "why": "the same doi:10.48550/arxiv.2010.01412", "year": 2020}
         assert gql(planned, {"id": "no-such-record"})["paper"] is None
+
+
+def test_a_library_of_thirty_papers_over_a_decade_has_rising_concepts_by_default(service, seeded_embedded):
+    service.ingest(EXPORTS)
+    report = service.overview.trending()
+    assert report.trends and report.until == 2022 and report.until - report.since + 1 > 2  # windows widened to say anything
+    assert report.min_papers < 3
+    assert service.overview.trending(since=2022).trends == []  # a year alone: nothing to tell, and why
+    from kg.overview import why_no_trends
+
+    assert "2021-2021" in why_no_trends(service.overview.trending(since=2022))
+    seeds = seeded_embedded.overview.trending()  # the seed listings carry no years
+    assert seeds.trends == [] and why_no_trends(seeds) == "no paper carries a year"
+
+
+def test_kg_paper_and_related_say_what_citations_tie_and_exports_carry_their_kinds(service, tmp_path):
+    import networkx as nx
+
+    from kg.cards import Cards
+    from kg.export import whole_graph, write_graph
+
+    service.ingest(EXPORTS)
+    sam = service.paper_id("arxiv:2010.01412")
+    card = Cards(service.store).paper_card("K2W8XJ3A")
+    assert card.paper.id == sam and len(card.references) == 8 and sum(p is not None for _, p in card.references) == 6
+    assert [p.title for p in card.cited_by] == ["Towards Understanding Sharpness-Aware Minimization"]
+    marks = {r.paper.title: r.citation for r in Cards(service.store).related(sam, 10)}
+    assert marks["Towards Understanding Sharpness-Aware Minimization"] == "cited by; both cite 3"
+    assert "cited together 1 time" in marks.values()
+    g = whole_graph(service.store)
+    for fmt in ("graphml", "gexf"):
+        [path] = write_graph(g, fmt, tmp_path / f"kg.{fmt}")
+        read = nx.read_graphml(path) if fmt == "graphml" else nx.read_gexf(path)
+        kinds = {d.get("kind") for _, _, d in read.edges(data=True)}
+        assert {"citation", "co-citation", "coupling"} <= kinds, (fmt, kinds)

@@ -16,7 +16,7 @@ from kg.api.graphql.rows import author_ref
 from kg.api.graphql.types.area import ResearchAreaType
 from kg.api.graphql.types.author import AuthorType
 from kg.api.graphql.types.concept import ConceptType
-from kg.api.graphql.types.overview import FieldMapType, TrendingConceptType, field_map, trending
+from kg.api.graphql.types.overview import FieldMapType, TrendingConceptType, TrendsType, field_map, trending, trends_report
 from kg.api.graphql.types.paper import PaperType, SearchHitType, paper_page
 from kg.service import PaperQuery
 
@@ -31,6 +31,19 @@ class StatsType:
     research_areas: int = strawberry.field(description="Top-level areas and leaves.")
     coauthor_edges: int = strawberry.field(description="Distinct co-author pairs.")
     shared_concept_edges: int = strawberry.field(description="Distinct paper pairs joined by a shares-concept edge.")
+
+
+async def _trends(info: Info, since, until, area, venue, first, min_papers):
+    """The trends report and its concepts as GraphQL objects (``trendingConcepts`` and ``trends``)."""
+    first, overview, call = check_first(first, 20), info.context.service.overview, info.context.call
+    least = None if min_papers is None else max(min_papers, 1)
+    report = await call(
+        partial(overview.trending, since=since, until=until, area=area, venue=venue, first=first, min_papers=least)
+    )
+    keys = [t.concept_key for t in report.trends]
+    found = await info.context.loaders.concept.load_many(keys)
+    lines = await info.context.loaders.concept_timeline.load_many(keys)
+    return report, trending(report, {c.key: c for c in found if c}, dict(zip(keys, lines)))
 
 
 def _selects(selections, name: str) -> bool:
@@ -210,8 +223,10 @@ class Query:
 
     @strawberry.field(
         description="Concepts whose share of papers grew most from the window before to `since`..`until` "
-        "(default: the last two years known), within an area or a venue if given; counting only "
-        "venues with papers in both windows. Score: see `TrendingConcept.score`."
+        "(default: the last two years known, widened for a small library until both windows hold a quarter of its "
+        "papers), within an area or a venue if given; counting only venues with papers in both windows, and concepts "
+        "on at least `minPapers` papers of the recent window (default: 3 in a field, fewer in a small library). "
+        "Score: see `TrendingConcept.score`."
     )
     async def trending_concepts(
         self,
@@ -221,18 +236,25 @@ class Query:
         area: str | None = None,
         venue: str | None = None,
         first: int | None = 20,
-        min_papers: int = 3,
+        min_papers: int | None = None,
     ) -> list[TrendingConceptType]:
-        first, overview, call = check_first(first, 20), info.context.service.overview, info.context.call
-        report = await call(
-            partial(
-                overview.trending, since=since, until=until, area=area, venue=venue, first=first, min_papers=max(min_papers, 1)
-            )
-        )
-        keys = [t.concept_key for t in report.trends]
-        found = await info.context.loaders.concept.load_many(keys)
-        lines = await info.context.loaders.concept_timeline.load_many(keys)
-        return trending(report, {c.key: c for c in found if c}, dict(zip(keys, lines)))
+        return (await _trends(info, since, until, area, venue, first, min_papers))[1]
+
+    @strawberry.field(
+        description="The concepts on the rise as `trendingConcepts` gives them, with the windows compared, the least "
+        "papers a concept needed, and when none is listed, why (in terms of what the store holds)."
+    )
+    async def trends(
+        self,
+        info: Info,
+        since: int | None = None,
+        until: int | None = None,
+        area: str | None = None,
+        venue: str | None = None,
+        first: int | None = 20,
+        min_papers: int | None = None,
+    ) -> TrendsType:
+        return trends_report(*await _trends(info, since, until, area, venue, first, min_papers))
 
     @strawberry.field(
         description="The `first` concepts with most papers (at most 300), linked where papers share them, "

@@ -7,9 +7,18 @@ import strawberry
 from kg.api.graphql.types.concept import ConceptType
 from kg.api.graphql.types.timeline import YearShareType, timeline
 from kg.models import Concept
-from kg.overview import FieldMap, Trends
+from kg.overview import FieldMap, Trends, why_no_trends
 
-__all__ = ["TrendingConceptType", "FieldMapType", "MapConceptType", "MapLinkType", "trending", "field_map"]
+__all__ = [
+    "TrendingConceptType",
+    "TrendsType",
+    "FieldMapType",
+    "MapConceptType",
+    "MapLinkType",
+    "trending",
+    "trends_report",
+    "field_map",
+]
 
 
 @strawberry.type(name="TrendingConcept", description="A concept whose share of papers grew, the windows compared, and its years.")
@@ -31,6 +40,35 @@ class TrendingConceptType:
         description="The venues counted: those with papers in both windows (null: every paper, when papers have no venues)."
     )
     timeline: list[YearShareType] = strawberry.field(description="Its papers per year in the whole store.")
+
+
+@strawberry.type(name="Trends", description="The concepts on the rise, with the windows compared and why none, if none.")
+class TrendsType:
+    since: int | None = strawberry.field(description="The recent window, inclusive (null: no paper has a year).")
+    until: int | None
+    earlier_from: int | None = strawberry.field(description="The window it is compared with: as long, just before.")
+    earlier_to: int | None
+    papers: int = strawberry.field(description="Papers counted in the recent window.")
+    earlier_papers: int = strawberry.field(description="Papers counted in the window before.")
+    min_papers: int = strawberry.field(description="The least papers of the recent window a concept needed.")
+    note: str | None = strawberry.field(
+        description="Why no concept is listed, in terms of what the store holds (null when some are)."
+    )
+    concepts: list[TrendingConceptType]
+
+
+def trends_report(report: Trends, concepts: list[TrendingConceptType]) -> TrendsType:
+    return TrendsType(
+        since=report.since,
+        until=report.until,
+        earlier_from=report.earlier_from,
+        earlier_to=report.earlier_to,
+        papers=report.papers,
+        earlier_papers=report.earlier_papers,
+        min_papers=report.min_papers,
+        note=None if concepts else why_no_trends(report),
+        concepts=concepts,
+    )
 
 
 def trending(report: Trends, concepts: dict[str, Concept], timelines: dict) -> list[TrendingConceptType]:
