@@ -23,7 +23,8 @@ What it does, on this machine:
 
 Operations: (a) a paper with authors, concepts and areas; (b) an author with co-authors, joint
 papers and their papers; (c) a concept's first 10 papers with authors; (d) a page of 20 papers
-with authors and concepts; (e) a paper's 10 related papers with shared concepts.
+with authors and concepts; (e) a paper's 10 related papers with shared concepts; (f) an author by name (a name one person bears), with co-authors,
+joint papers and each co-author's papers (issue 65).
 Targets (issue 8): on every operation kg on Neo4j at least as good as the peer (CPU per request,
 req/s at 16, p99) and kg embedded at least 2x the peer's req/s; under abuse, zero errors in the
 mix, every abusive request refused or cut off, and the mix's p99 within 2x of its p99 alone.
@@ -62,6 +63,7 @@ KG_QUERIES = {
     "c": "query($name: String!) { concept(name: $name) { papers(first: 10) { edges { node { id authors { name } } } } } }",
     "d": "query($after: String) { papers(first: 20, after: $after) { edges { node { id authors { name } concepts { id } } } } }",
     "e": "query($id: ID!) { paper(id: $id) { related(first: 10) { score paper { id } sharedConcepts { id } } } }",
+    "f": "query($name: String!) { author(name: $name) { id name coauthors { jointPapers author { name papers { id } } } } }",
 }
 PEER_QUERIES = {
     "a": "query($id: ID!) { papers(where: {id: {eq: $id}}) { id title authorsConnection(sort: [{edge: {position: ASC}}]) "
@@ -76,7 +78,10 @@ PEER_QUERIES = {
     "conceptsConnection(where: {edge: {minor: {eq: false}}}) { edges { node { key } } } } }",
     "e": "query($id: ID!) { papers(where: {id: {eq: $id}}) { relatedConnection(first: 10, sort: [{edge: {score: DESC}}, "
     "{node: {id: ASC}}]) { edges { properties { score concepts } node { id } } } } }",
+    "f": "query($key: String!) { authors(where: {key: {eq: $key}}) { key name coauthorsConnection(sort: [{edge: {papers: DESC}}]) "
+    "{ edges { properties { papers } node { name papers(sort: [{id: ASC}]) { id } } } } } }",
 }
+OPS = "abcdef"
 
 
 # -- one form for both schemas' answers -----------------------------------------------------------
@@ -104,6 +109,15 @@ def norm_kg(op: str, data: dict):
             (e["node"]["id"], [a["name"] for a in e["node"]["authors"]], sorted(c["id"] for c in e["node"]["concepts"]))
             for e in data["papers"]["edges"]
         ]
+    if op == "f":
+        a = data["author"]
+        return (
+            a["id"],
+            a["name"],
+            sorted(
+                (c["author"]["name"], c["jointPapers"], sorted(p["id"] for p in c["author"]["papers"])) for c in a["coauthors"]
+            ),
+        )
     return sorted(
         (r["paper"]["id"], round(r["score"], 4), sorted(c["id"] for c in r["sharedConcepts"])) for r in data["paper"]["related"]
     )
@@ -130,6 +144,16 @@ def norm_peer(op: str, data: dict):
     if op == "c":
         [c] = data["concepts"]
         return [(e["node"]["id"], names(e["node"]["authorsConnection"])) for e in c["papersConnection"]["edges"]]
+    if op == "f":
+        [a] = data["authors"]
+        return (
+            a["key"],
+            a["name"],
+            sorted(
+                (e["node"]["name"], e["properties"]["papers"], [p["id"] for p in e["node"]["papers"]])
+                for e in a["coauthorsConnection"]["edges"]
+            ),
+        )
     if op == "d":
         return [
             (p["id"], names(p["authorsConnection"]), sorted(e["node"]["key"] for e in p["conceptsConnection"]["edges"]))
@@ -375,6 +399,14 @@ def sample(uri: str, n: int) -> dict:
         related = rows("MATCH (p:Paper) WHERE COUNT { (p)-[:SHARES_CONCEPT]-() } >= 10 RETURN p.id ORDER BY p.id")
         authors = rows("MATCH (a:Author) WHERE COUNT { (a)-[:CO_AUTHORED]-() } >= 3 RETURN a.key ORDER BY a.key")
         concepts = rows("MATCH (c:Concept) WHERE COUNT { (c)<-[:MENTIONS]-() } >= 10 RETURN c.key ORDER BY c.key")
+        # people asked for by name: a name only one person bears (an ambiguous name is an error, by design)
+        named = [
+            tuple(r)
+            for r in driver.execute_query(
+                "MATCH (a:Author) WHERE COUNT { (a)-[:CO_AUTHORED]-() } >= 3 AND NOT a.key CONTAINS '~' "
+                "AND NOT EXISTS { MATCH (b:Author) WHERE b.key STARTS WITH a.key + '~' } RETURN a.key, a.name ORDER BY a.key"
+            )[0]
+        ]
     total = len(papers)
     return {
         "a": [{"id": p} for p in rng.sample(papers, n)],
@@ -382,6 +414,7 @@ def sample(uri: str, n: int) -> dict:
         "c": [{"key": c} for c in rng.sample(concepts, n)],
         "d": [{"offset": o} for o in rng.sample(range(0, total - 20), n)],
         "e": [{"id": p} for p in rng.sample(related, n)],
+        "f": [{"key": key, "name": name} for key, name in rng.sample(named, n)],
     }
 
 
@@ -392,6 +425,8 @@ def kg_variables(op: str, params: dict) -> dict:
         return {"id": params["key"]}
     if op == "c":
         return {"name": params["key"]}
+    if op == "f":  # by the name as a user types it
+        return {"name": params["name"]}
     offset = params["offset"]
     from kg.api.graphql.pagination import encode_cursor
 
@@ -416,6 +451,7 @@ def main() -> None:
     parser.add_argument(
         "--mix-duration", type=float, default=60.0, help="seconds of each c=32 mixed run (0: skip the abuse runs)"
     )
+    parser.add_argument("--ops", default=OPS, help="which operations to load (all are checked for answers)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     if shutil.which("wrk") is None:
@@ -457,11 +493,21 @@ def main() -> None:
         params = sample(setup["uri"], args.requests)
         bodies: dict[str, dict[str, list[str]]] = {name: {} for name in urls}
         mismatches = 0
-        for op in "abcde":
+        for op in OPS:
             for name in urls:
                 query = PEER_QUERIES[op] if name == "peer" else KG_QUERIES[op]
                 bodies[name][op] = [
-                    json.dumps({"query": query, "variables": p if name == "peer" else kg_variables(op, p)}) for p in params[op]
+                    json.dumps(
+                        {
+                            "query": query,
+                            "variables": {"key": p["key"]}
+                            if op == "f" and name == "peer"
+                            else p
+                            if name == "peer"
+                            else kg_variables(op, p),
+                        }
+                    )
+                    for p in params[op]
                 ]
             for i in range(args.requests):
                 answers = {}
@@ -475,14 +521,14 @@ def main() -> None:
                 if not answers["kg-neo4j"] == answers["kg-embedded"] == answers["peer"]:
                     mismatches += 1
                     print(f"answers differ on op {op}, request {i}: {answers}", file=sys.stderr)
-        print(f"answers: {5 * args.requests} requests x 3 servers, {mismatches} differing", file=sys.stderr)
+        print(f"answers: {len(OPS) * args.requests} requests x 3 servers, {mismatches} differing", file=sys.stderr)
         results: dict = {
             "answers_differing": mismatches,
             "workers": {"kg-neo4j": args.workers, "kg-embedded": args.embedded_workers},
             "runs": {},
         }
         pids = {name: [procs[name].pid] + ([neo4j_pid] if name != "kg-embedded" else []) for name in urls}
-        for op in "abcde":
+        for op in args.ops:
             for concurrency in (1, 16):
                 for name, run in interleaved(urls, {n: bodies[n][op] for n in urls}, concurrency, args, pids, workdir).items():
                     results["runs"][f"{op}/{name}/c{concurrency}"] = run
@@ -491,7 +537,7 @@ def main() -> None:
             results["mix"] = {}
             for name in ("kg-neo4j", "kg-embedded"):
                 pids = [procs[name].pid] + ([neo4j_pid] if name != "kg-embedded" else [])
-                mixed = [b for op in "abcde" for b in bodies[name][op]]
+                mixed = [b for op in OPS for b in bodies[name][op]]
                 results["mix"][name] = mix_under_abuse(urls[name], mixed, args.mix_duration, pids, workdir)
                 print(f"mix {name}: {results['mix'][name]}", file=sys.stderr)
         print_table(results)
@@ -516,7 +562,7 @@ def print_table(results: dict) -> None:
     print(f"answers differing: {results['answers_differing']}")
     print("| op | server | req/s c=1 | p50 c=1 | p99 c=1 | req/s c=16 | p50 c=16 | p99 c=16 | errors | CPU ms/req (c=16) |")
     print("|---|---|---|---|---|---|---|---|---|---|")
-    for op in "abcde":
+    for op in sorted({k.split("/")[0] for k in runs}):
         for name in ("kg-neo4j", "peer", "kg-embedded"):
             one, many = runs[f"{op}/{name}/c1"], runs[f"{op}/{name}/c16"]
             print(

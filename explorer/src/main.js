@@ -8,6 +8,7 @@ import HOME from "../../graphql/operations/explorer_home.graphql";
 import AUTHOR from "../../graphql/operations/explorer_author.graphql";
 import PAPER from "../../graphql/operations/explorer_paper.graphql";
 import CONCEPT from "../../graphql/operations/explorer_concept.graphql";
+import CITATIONS from "../../graphql/operations/explorer_citations.graphql";
 
 const PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#8cd17d"];
 const OTHER = "#b9bec4";
@@ -20,6 +21,7 @@ const LABEL_FONT = "system-ui, -apple-system, 'Segoe UI', sans-serif";
 const TITLE_CHARS = 42; // a title on a graph is cut at a word boundary before this; the tooltip has it whole
 const OLD = "#4e79a7", NEW = "#f28e2b"; // year colours: the oldest paper of a map, and the newest
 const CITES = "#5a6270"; // an edge where one paper cites the other
+const CITED_BY = "#e15759", COUPLED = "#76b7b2", STUB = "#d5d9de", THIS_PAPER = "#f28e2b"; // the citation view's kinds of link, and works kg lacks
 
 const $ = (id) => document.getElementById(id);
 const state = { renderer: null, graph: null, view: null, ready: false };
@@ -76,6 +78,7 @@ async function route() {
   $("panel").replaceChildren(el("p", { class: "muted" }, "Loading…"));
   try {
     if (kind === "author" && id) await authorView(id, NETWORK_STEP);
+    else if (kind === "paper" && id && new URLSearchParams(location.search).get("view") === "citations") await citationView(id);
     else if (kind === "paper" && id) await paperView(id);
     else if (kind === "concept" && id) await conceptView(id);
     else await startView();
@@ -113,8 +116,8 @@ function layOut(graph) {
   }
 }
 
-function draw(graph, { onClick, tooltip, edgeTip, importance }) {
-  layOut(graph);
+function draw(graph, { onClick, tooltip, edgeTip, importance, placed = false }) {
+  if (!placed) layOut(graph); // a view that placed its nodes itself (the citation view: x by year) keeps them
   state.graph = graph;
   let labelled = new Set(); // the nodes whose label is drawn: chosen by chooseLabels, never overlapping
   const renderer = new Sigma(graph, $("graph"), {
@@ -419,6 +422,7 @@ async function paperView(id) {
   const alsoNamed = paper.named.filter((c) => !key.has(c.id)); // named below its key concepts (minor mentions)
 
   $("panel").replaceChildren(
+    views(paper.id, "related"),
     el("h1", {}, paper.title || paper.label),
     el("p", { class: "muted" }, [paper.venue, paper.year, paper.citations != null ? `${paper.citations} citations` : ""].filter(Boolean).join(" · ")),
     el("p", {}, ...paper.authors.flatMap((a, i) => [i ? ", " : "", link("author", a.id, a.name)])),
@@ -437,6 +441,94 @@ async function paperView(id) {
     ...(paper.citedBy.length ? [el("h2", {}, "Cited by"), list(paper.citedBy.map((p) => link("paper", p.id, p.label)))] : []),
     ...(paper.citationLinks.length ? [el("h2", {}, "Linked through citations"), list(paper.citationLinks.map((l) => [
       link("paper", l.paper.id, l.paper.label), el("span", { class: "muted" }, ` — ${citationReasons(l)}`)]))] : []),
+  );
+}
+
+// The paper page's two views: its related papers (concepts shared), and its citations.
+function views(id, current) {
+  const tab = (name, text, path) => (name === current ? el("strong", { class: "tab" }, text) : el("a", { href: path, "data-nav": "", class: "tab" }, text));
+  return el("p", { class: "tabs", id: "views" }, tab("related", "Related papers", href("paper", id)), " · ",
+    tab("citations", "Citations", `${href("paper", id)}?view=citations`));
+}
+
+// Where a work kg does not have yet can be read: its DOI or arXiv id, as a link out (null for a key of another kind).
+function outLink(key) {
+  const [scheme, ...rest] = key.split(":");
+  const value = rest.join(":");
+  if (scheme === "doi") return `https://doi.org/${value}`;
+  if (scheme === "arxiv") return `https://arxiv.org/abs/${value}`;
+  return null;
+}
+
+// -- a paper's citations: x by year, size by citations within the store --------------------------
+async function citationView(id) {
+  const { paper } = await api(CITATIONS, { id });
+  if (!paper) throw new Error(`No paper ${id}`);
+  document.title = `${paper.label} — citations — kg`;
+  state.view = { kind: "citations", id: paper.id };
+  const graph = new Graph({ type: "directed" });
+  const cited = paper.references.filter((r) => r.paper).map((r) => r.paper);
+  const stubs = paper.references.filter((r) => !r.paper);
+  const years = [paper, ...cited, ...paper.citedBy, ...paper.citationLinks.map((l) => l.paper)].map((p) => p.year).filter(Boolean);
+  const lo = years.length ? Math.min(...years) : 0, hi = years.length ? Math.max(...years) : 0;
+  const most = Math.max(1, paper.citedByCount, ...[...cited, ...paper.citedBy, ...paper.citationLinks.map((l) => l.paper)].map((p) => p.citedByCount));
+  const unknown = lo - Math.max(1, Math.round((hi - lo) / 6)); // works without a year (stubs too) stand left of the oldest
+  // References above the paper (older: upper left), citing papers below it (newer: lower right), works kg lacks
+  // above the references: the legend's lower-left corner covers none of them.
+  const bands = { cites: 1, linked: 0, citedBy: -1, stub: 2 };
+  const kindColor = { 1: CITES, 0: COUPLED, [-1]: CITED_BY, 2: STUB }; // x is the year, so colour says the kind
+  const rows = new Map(); // how many nodes each (band, year) column holds so far: stacked, never on one another
+  const place = (p, band) => {
+    const x = p.year || unknown;
+    const n = rows.get(`${band}:${x}`) || 0;
+    rows.set(`${band}:${x}`, n + 1);
+    return { x: x * 40, y: band * 60 + (n % 2 ? -1 : 1) * Math.ceil(n / 2) * 14 }; // sigma's y points up
+  };
+  const add = (p, band, extra = {}) => {
+    if (graph.hasNode(p.id)) return;
+    graph.addNode(p.id, {
+      label: shorten(p.label), fullLabel: p.label, year: p.year, citedByCount: p.citedByCount ?? 0, band,
+      size: 4 + 10 * Math.sqrt((p.citedByCount ?? 0) / most), color: kindColor[band], ...place(p, band), ...extra,
+    });
+  };
+  const edge = (from, to, why, color) => {
+    if (from !== to && !graph.hasEdge(from, to) && !graph.hasEdge(to, from)) graph.addEdge(from, to, { why, color, size: 1.5 }); // one link a pair, its strongest kind
+  };
+  add(paper, 0, { size: 14, zIndex: 2, highlighted: true, color: THIS_PAPER });
+  for (const p of cited) { add(p, bands.cites); edge(paper.id, p.id, `${shorten(paper.label)} cites it`, CITES); }
+  for (const p of paper.citedBy) { add(p, bands.citedBy); edge(p.id, paper.id, `it cites ${shorten(paper.label)}`, CITED_BY); }
+  for (const l of paper.citationLinks) {
+    const words = [l.bothCite.length ? `both cite ${l.bothCite.length}` : "", l.citedTogetherBy.length ? `cited together ${plural(l.citedTogetherBy.length, "time")}` : ""].filter(Boolean).join("; ");
+    add(l.paper, bands.linked);
+    edge(paper.id, l.paper.id, words, COUPLED);
+  }
+  for (const r of stubs.slice(0, 20)) {
+    const node = `ref:${r.key}`;
+    graph.addNode(node, { label: shorten(r.key), fullLabel: `${r.key}: not in kg yet`, year: null, citedByCount: 0, band: bands.stub,
+      size: 4, color: STUB, stub: r.key, ...place({ year: null }, bands.stub) });
+    edge(paper.id, node, `${shorten(paper.label)} cites it (not in kg yet)`, STUB);
+  }
+  draw(graph, {
+    placed: true,
+    onClick: (node) => { if (!graph.getNodeAttribute(node, "stub")) navigate(`${href("paper", node)}?view=citations`); },
+    tooltip: (n, a) => `${a.fullLabel}${a.year ? ` (${a.year})` : ""}${a.stub ? "" : ` · cited by ${plural(a.citedByCount, "paper")} here`}`,
+    edgeTip: (e, a) => a.why, importance: (n, a) => (n === paper.id ? 1e9 : a.size),
+  });
+  legend("Citations", [[THIS_PAPER, "this paper"], [CITES, "cites (above)"], [CITED_BY, "cited by (below)"], [COUPLED, "cited with it, or citing what it cites"], [STUB, "not in kg yet"]],
+    `x: year${lo ? ` (${lo}–${hi})` : ""}; size: papers here citing it. Hover a link for why it is there.`);
+  const rows2 = (items, make) => (items.length ? list(items.map(make)) : el("p", { class: "muted" }, "None that kg knows."));
+  $("panel").replaceChildren(
+    views(paper.id, "citations"),
+    el("h1", {}, paper.title || paper.label),
+    el("p", { class: "muted" }, `${paper.year || "year unknown"} · cited by ${plural(paper.citedByCount, "paper")} in kg`),
+    el("h2", {}, `Cites (${paper.references.length})`),
+    rows2([...cited.map((p) => [link("paper", p.id, p.label), el("span", { class: "muted" }, ` (${p.year || "?"})`)]),
+      ...stubs.map((r) => { const url = outLink(r.key); return [url ? el("a", { href: url, rel: "noopener", target: "_blank", class: "stub" }, r.key) : el("span", { class: "stub" }, r.key), el("span", { class: "muted" }, " — not in kg yet")]; })], (x) => x),
+    el("h2", {}, `Cited by (${paper.citedByCount})`),
+    rows2(paper.citedBy, (p) => [link("paper", p.id, p.label), el("span", { class: "muted" }, ` (${p.year || "?"})`)]),
+    el("h2", {}, "Cited with it, or citing what it cites"),
+    rows2(paper.citationLinks, (l) => [link("paper", l.paper.id, l.paper.label), el("span", { class: "muted" }, ` — ${[
+      l.bothCite.length ? `both cite ${l.bothCite.length}` : "", l.citedTogetherBy.length ? `cited together ${plural(l.citedTogetherBy.length, "time")}` : ""].filter(Boolean).join("; ")}`)]),
   );
 }
 

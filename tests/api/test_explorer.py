@@ -478,3 +478,57 @@ def test_the_field_map_and_a_concept_timeline_on_neo4j(browser, neo4j_driver, tm
             assert _labels_never_overlap(watched) >= 2
         finally:
             watched.close()
+
+
+@pytest.fixture(scope="module")
+def library_url(tmp_path_factory):
+    """The library fixture (tests/fixtures/library): one paper's references come from OpenAlex and Semantic Scholar."""
+    import subprocess
+    import sys
+
+    library = ROOT / "tests" / "fixtures" / "library"
+    exports = sorted(str(p) for p in library.iterdir() if p.suffix in (".csv", ".txt", ".ris", ".atom", ".json", ".bib"))
+    data = tmp_path_factory.mktemp("library") / "kg-data"
+    env = {k: v for k, v in os.environ.items() if k != "NEO4J_URI"} | {"KG_DATA_DIR": str(data)}
+    subprocess.run([sys.executable, "-m", "kg.cli", "ingest", *exports], env=env, check=True, capture_output=True)
+    with kg_serving({"KG_DATA_DIR": str(data)}) as base:
+        yield base
+
+
+CITATION_VIEW = """() => kgExplorer.graph.mapNodes((n, a) => ({ id: n, x: a.x, y: a.y, year: a.year, band: a.band, stub: a.stub || null,
+  size: a.size, cited: a.citedByCount }))"""
+
+
+def test_the_citation_view_places_a_papers_citations_by_year(browser, library_url):
+    sam = api(library_url, '{ paper(id: "arxiv:2010.01412") { id } }')["paper"]["id"]
+    mine = api(
+        library_url,
+        "query($id: ID!) { paper(id: $id) { year references { key paper { id year } } citedBy { id } "
+        "citationLinks(first: 12) { paper { id } } } }",
+        id=sam,
+    )["paper"]
+    w = Watched(browser, library_url)
+    try:
+        w.open(f"/paper/{quote(sam)}?view=citations")
+        nodes = {n["id"]: n for n in w.page.evaluate(CITATION_VIEW)}
+        known = [r["paper"]["id"] for r in mine["references"] if r["paper"]]
+        stubs = [r["key"] for r in mine["references"] if not r["paper"]]
+        assert known and stubs and mine["citedBy"]  # its references come from two sources, some in the library, some not
+        assert all(nodes[p]["band"] == 1 for p in known) and all(nodes[p["id"]]["band"] == -1 for p in mine["citedBy"])
+        assert {nodes[f"ref:{k}"]["stub"] for k in stubs} == set(stubs)
+        assert max(nodes[p["id"]]["y"] for p in mine["citedBy"]) < min(nodes[p]["y"] for p in known)  # references above
+        assert {link["paper"]["id"] for link in mine["citationLinks"]} <= set(nodes)
+        dated = sorted((n["year"], n["x"]) for n in nodes.values() if n["year"])
+        assert [x for _, x in dated] == sorted(x for _, x in dated)  # x by year
+        assert "not in kg yet" in w.page.inner_text("#panel") and "x: year" in w.page.inner_text("#legend")
+        outs = w.page.eval_on_selector_all("#panel a.stub", "links => links.map(a => a.href)")
+        assert all(u.startswith(("https://doi.org/", "https://arxiv.org/abs/")) for u in outs)
+        whys = w.page.evaluate("kgExplorer.graph.mapEdges((e, a) => a.why)")
+        assert whys and all(whys) and any("cites" in why for why in whys)  # every edge says why it is there
+        assert _labels_never_overlap(w) >= 3
+        w.shot("paper-citation-view")
+        w.page.click("#views a")  # back to the related papers
+        w.wait_ready()
+        assert w.page.evaluate("kgExplorer.view.kind") == "paper"
+    finally:
+        w.close()

@@ -130,6 +130,10 @@ class PaperType:
         ids = (await info.context.loaders.paper_cited_by.load(self.model.id))[:first]
         return [PaperType(model=p) for p in await info.context.loaders.paper.load_many(ids) if p is not None]
 
+    @strawberry.field(description="How many papers kg has cite this one (its citations within the store).")
+    async def cited_by_count(self, info: Info) -> int:
+        return len(await info.context.loaders.paper_cited_by.load(self.model.id))
+
     @strawberry.field(
         description="Papers linked to this one through citations, most links first: those that cite what "
         "it cites (`bothCite`, bibliographic coupling) and those cited beside it (`citedTogetherBy`, "
