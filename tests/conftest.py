@@ -22,6 +22,55 @@ from kg.store.embedded import EmbeddedStore
 
 from helpers import SAMPLES
 
+# -- running on two workers (pytest -n 2, as .ci/run does) ---------------------------------------
+# Files whose session fixtures are costly run on one worker, so the fixture is built once: the ICLR
+# 2024 store (iclr_embedded) is shared by these.
+SHARED_SCOPES = {
+    "tests/api/test_explorer.py": "iclr",
+    "tests/data/test_iclr2024.py": "iclr",
+    "tests/data/test_seeds_link.py": "iclr",
+}
+# The longest work first, so that no worker is left with a long file at the end while the other idles.
+LONG_FIRST = ("tests/spark/", "iclr", "tests/test_first_hour.py", "tests/neo4j/test_local_server.py")
+
+
+def _scope(nodeid: str) -> str:
+    path = nodeid.split("::", 1)[0]
+    return SHARED_SCOPES.get(path, path)
+
+
+def _rank(nodeid: str) -> int:
+    scope = _scope(nodeid)
+    return next((i for i, long in enumerate(LONG_FIRST) if scope.startswith(long)), len(LONG_FIRST))
+
+
+def pytest_configure(config):
+    """Each worker of ``pytest -n N`` gets a Neo4j server of its own (KG_TEST_NEO4J_URIS, comma-separated):
+    the Neo4j tests wipe their database."""
+    worker, uris = os.environ.get("PYTEST_XDIST_WORKER"), os.environ.get("KG_TEST_NEO4J_URIS")
+    workers = getattr(config.option, "numprocesses", None)
+    if not worker and workers and workers != 1 and not uris and os.environ.get("KG_TEST_NEO4J_URI"):
+        raise pytest.UsageError("pytest -n N needs a Neo4j per worker: KG_TEST_NEO4J_URIS=bolt://…,bolt://… (see .ci/run)")
+    if worker and uris:
+        found = [u for u in uris.split(",") if u]
+        os.environ["KG_TEST_NEO4J_URI"] = found[int(worker.removeprefix("gw")) % len(found)]
+
+
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: _rank(item.nodeid))  # stable: a file's tests keep their order
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """Whole files (and SHARED_SCOPES) to a worker, in the order collected (the longest first)."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Files(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _scope(nodeid)
+
+    return Files(config, log)
+
 
 @pytest.fixture(scope="session")
 def extractor() -> ConceptExtractor:

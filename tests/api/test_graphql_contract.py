@@ -40,7 +40,7 @@ def test_example_operations_run(gql, path: Path):
     text = path.read_text(encoding="utf-8")
     name = text.split("query ", 1)[1].split("(", 1)[0].split(" ", 1)[0].strip()
     variables = VARIABLES.get(name, {})
-    if name in ("ExplorerPaper", "PaperCitations"):  # a seed paper's id (ids are hashes of the text)
+    if name in ("ExplorerPaper", "ExplorerCitations", "PaperCitations"):  # a seed paper's id (ids are hashes of the text)
         variables = {
             "id": gql('{ papers(first: 1, filter: {author: "Wei Lin"}) { edges { node { id } } } }')["papers"]["edges"][0][
                 "node"

@@ -94,7 +94,7 @@ def test_a_near_miss_name_gets_suggestions(seeded_embedded):
 
 def test_tables_by_default(seeded_embedded):
     out = run(embedded_env(seeded_embedded), "related", "hf6032a1a499e7934", as_json=False).output
-    assert out.splitlines()[0].split() == ["score", "id", "title", "shared", "concepts"]
+    assert out.splitlines()[0].split() == ["score", "id", "title", "shared", "concepts", "citations"]
     missing = run(embedded_env(seeded_embedded), "paper", "no-such-id", as_json=False)
     assert missing.exit_code == 1 and "error: no paper with id 'no-such-id'" in missing.output
 

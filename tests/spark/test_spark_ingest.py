@@ -1,7 +1,7 @@
 """The Spark engine (issue 13): the same input gives the same graph as the single-machine ingest.
 
 A real local Spark (pyspark, ``local[2]``) writes through the real Neo4j Connector for Apache
-Spark into the test Neo4j. The input is the first 600 papers of ICLR 2024 plus the other formats
+Spark into the test Neo4j. The input is the first 300 papers of ICLR 2024 plus the other formats
 (a listing folder, BibTeX, OpenAlex and Semantic Scholar lines with source author ids and
 affiliations), in chunks of 250 records, so that the chunked (streaming) rules are exercised too.
 The whole of ICLR 2024 and the 95k corpus are ``bench/spark.py``'s.
@@ -26,7 +26,7 @@ FORMATS = os.path.join(HERE, "..", "fixtures", "formats")
 SAMPLES = os.path.join(HERE, "..", "..", "samples")
 LIBRARY = os.path.join(HERE, "..", "fixtures", "library")
 CHUNK = 250
-ICLR_PAPERS = 600
+ICLR_PAPERS = 300
 
 DUMP_NODES = """
 MATCH (n) WHERE NOT n:KgMigration AND NOT n:KgIngestLock
@@ -140,7 +140,7 @@ def test_parquet_stages_are_written_and_resumed(spark, tmp_path, monkeypatch):
     import kg.extract
     from kg.spark.engine import _Candidates, _fingerprint, ingest_spark
 
-    settings = Settings(KG_DATA_DIR=tmp_path / "unused", KG_INGEST_CHUNK=25)
+    settings = Settings(KG_DATA_DIR=tmp_path / "unused", KG_INGEST_CHUNK=60)
     stages = tmp_path / "stages"
     first = ingest_spark([FORMATS, SAMPLES], settings, output="parquet", stages_dir=stages, spark=spark)
     assert not first.resumed and first.tables["papers"] == first.papers > 0
@@ -155,7 +155,7 @@ def test_parquet_stages_are_written_and_resumed(spark, tmp_path, monkeypatch):
     # Other stage settings would not read these candidates back (decided before any Spark work).
     files = expand_paths([FORMATS, SAMPLES])
     assert _Candidates(spark, stages, _fingerprint(files, settings), settings).resumed
-    changed = Settings(KG_DATA_DIR=tmp_path / "unused", KG_INGEST_CHUNK=25, KG_CONCEPTS_PER_PAPER=5)
+    changed = Settings(KG_DATA_DIR=tmp_path / "unused", KG_INGEST_CHUNK=60, KG_CONCEPTS_PER_PAPER=5)
     assert not _Candidates(spark, stages, _fingerprint(files, changed), changed).resumed
     assert _Candidates(spark, stages, _fingerprint(files, changed), changed).resumed  # the marker now holds these
     # ...nor would a kg whose extraction code or data differ (an upgrade between two runs).
