@@ -11,7 +11,7 @@ from pathlib import Path
 from kg import deadline
 from kg.config import Settings
 from kg.authors import corrections
-from kg.authors.lookup import PersonHint, hints, people_named, person_hints, resolve
+from kg.authors.lookup import PersonHint, hints, people_named, person_hints, resolve, settled
 from kg.errors import AmbiguousAuthor, InvalidArgument
 from kg.extract.abbreviations import keyword_parts
 from kg.extract.normalize import phrase_key
@@ -175,13 +175,18 @@ class KGService:
         name's one person, else the name's key (a store from before people). Several of that name: ``AmbiguousAuthor``."""
         if len(ref) > MAX_NAME_CHARS:  # folding and blocking a 90 KB "name" costs seconds, and names no one
             raise InvalidArgument(f"a person's name or id is at most {MAX_NAME_CHARS} characters; this one has {len(ref):,}")
-        exact, found = resolve(self.store, ref)
-        if exact is not None:
-            return exact
+        exact, found = resolve(self.store, ref, heads=True)  # the profiles' heads: papers and given names
+        return self.settle_author(ref, exact, found)
+
+    def settle_author(self, ref: str, exact: str | None, found: list) -> str:
+        """The id a reference means, given its lookup (``kg.authors.lookup.resolve``): reads more only for a
+        reference spelled as an id (one merged away?) and for a name several people bear (``AmbiguousAuthor``)."""
+        if (key := settled(ref, exact, found)) is not None:
+            return key
         if ref == author_key(ref) and (to := self.merged_into(ref)) is not None:
             return to
-        if len(found) > 1:
-            raise AmbiguousAuthor(ref, [(p.author.key, p.describe()) for p in hints(self.store, found)])
+        if len(found) > 1:  # what tells them apart is in their whole profiles
+            raise AmbiguousAuthor(ref, [(p.author.key, p.describe()) for p in hints(self.store, resolve(self.store, ref)[1])])
         return found[0][0] if found else author_key(ref)  # else the key a store from before people gave it
 
     def person_hints(self, keys: list[str]) -> dict[str, PersonHint]:  # what tells each apart from others of their name

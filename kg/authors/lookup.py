@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from kg.authors.features import name_level, spelling_levels
 from kg.authors.names import NAME_EXACT, parse_name, spelled_surname, twin_blocks
 from kg.authors.profile import Profile
-from kg.graph.identity import clean_author_name
+from kg.graph.identity import author_key, clean_author_name
 from kg.models import Author
 from kg.readers.formats import dblp_author_ids
 
-__all__ = ["PersonHint", "hints", "people_named", "person_hints", "resolve"]
+__all__ = ["NameLookup", "PersonHint", "hints", "name_lookup", "people_named", "person_hints", "resolve", "resolve_in", "settled"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,9 +59,48 @@ def _named(rows, name: str) -> list:
     return sorted(found, key=lambda r: (-r[2].papers, r[0]))
 
 
-def resolve(store, ref: str) -> tuple[str | None, list]:
+@dataclass(frozen=True, slots=True)
+class NameLookup:
+    """What reading the people a name may mean takes: its blocks (its own, and a German surname's twins)."""
+
+    ref: str
+    block: str
+    blocks: tuple[str, ...]
+    surname: str | None  # the surname as spelled, when twins are read: Kroemer finds a Krömer, never a Kromer
+
+
+def name_lookup(ref: str) -> NameLookup | None:
+    """The blocks to read for a name or a person's id; None for a name that parses to nothing."""
+    name = _name_of(ref)
+    parsed = parse_name(name)
+    if parsed is None:
+        return None
+    twins = twin_blocks(name)
+    return NameLookup(ref, parsed.block, (parsed.block, *twins), spelled_surname(name) if twins else None)
+
+
+def resolve_in(lookup: NameLookup, people) -> tuple[str | None, list]:
+    """``resolve``'s answer from the people of the lookup's blocks (``store.people_in_blocks`` rows)."""
+    rows = [(key, n, Profile.decode(p)) for key, n, b, p in people if b == lookup.block or spelled_surname(n) == lookup.surname]
+    ref = lookup.ref
+    return (ref if any(key == ref for key, _, _ in rows) else None), _named(rows, ref)
+
+
+def settled(ref: str, exact: str | None, found: list) -> str | None:
+    """The id a name's lookup (``resolve``) settles on with no more reads: the id it names exactly, else the one
+    person who bears the name, else (no one) the name's key. None when more must be read: a reference spelled
+    as an id may be one merged away, and several people of the name need telling apart."""
+    if exact is not None:
+        return exact
+    if ref == author_key(ref) or len(found) > 1:
+        return None
+    return found[0][0] if found else author_key(ref)
+
+
+def resolve(store, ref: str, *, heads: bool = False) -> tuple[str | None, list]:
     """(the id ``ref`` names exactly, else None; the people whose names ``ref`` fits): one read of its block
-    (and of a German surname's twin: *Kroemer* finds a *Krömer*).
+    (and of a German surname's twin: *Kroemer* finds a *Krömer*). With ``heads`` only the head of each profile is
+    read (papers and given names: what resolving needs, not what tells people apart).
 
     A name with dblp's number (*Wei Wang 0010*) names the person with that dblp id, when the store has one;
     else it is read as the name without its number."""
@@ -70,20 +109,12 @@ def resolve(store, ref: str) -> tuple[str | None, list]:
         ref = clean_author_name(ref)
         key = store.author_keys_of_ids([dblp[0]]).get(dblp[0])
         if key is not None:
-            _, found = resolve(store, key)
+            _, found = resolve(store, key, heads=heads)
             return key, [r for r in found if r[0] == key] or found
-    name = _name_of(ref)
-    parsed = parse_name(name)
-    if parsed is None:
+    lookup = name_lookup(ref)
+    if lookup is None:
         return None, []
-    block, twins = parsed.block, twin_blocks(name)
-    surname = spelled_surname(name) if twins else None
-    rows = [
-        (key, n, Profile.decode(p))
-        for key, n, b, p in store.people_in_blocks([block, *twins])
-        if b == block or spelled_surname(n) == surname  # Kroemer finds a Krömer, never a Kromer
-    ]
-    return (ref if any(key == ref for key, _, _ in rows) else None), _named(rows, ref)
+    return resolve_in(lookup, store.people_in_blocks(list(lookup.blocks), heads=heads))
 
 
 def person_hints(store, keys: list[str], *, top: int = 3) -> dict[str, PersonHint]:

@@ -40,6 +40,9 @@ def _ranked(counts: Counter, limit: int | None = None) -> dict:
     return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:limit])
 
 
+HEAD_END = ',"co":'  # where an encoded profile's head (papers, given names) ends: see ``Profile.head``
+
+
 @dataclass(slots=True)
 class Profile:
     """Counts over one person's mentions (``papers`` of them)."""
@@ -107,11 +110,22 @@ class Profile:
             separators=(",", ":"),
         )
 
+    @staticmethod
+    def head(text: str) -> str:
+        """The head of an encoded profile, as valid JSON: its papers and given names, all a name's lookup needs
+        (``encode`` writes them first, and a key outside a string is the only place ``,"co":`` can stand)."""
+        if not text:
+            return text
+        cut = text.find(HEAD_END)
+        return text if cut < 0 else text[:cut] + "}"
+
     @classmethod
     def decode(cls, text: str | None) -> "Profile":
         if not text:
             return cls()
         d = json.loads(text)
+        if "co" not in d:  # a head (``head``): papers and given names
+            return cls(d["n"], Counter(d["names"]))
         return cls(
             d["n"],
             Counter(d["names"]),

@@ -229,8 +229,9 @@ class Store(BatchedReads):
         """The author key each known source author id (orcid:…, openalex:…, s2:…) belongs to."""
 
     @abstractmethod
-    def people_in_blocks(self, blocks: Sequence[str]) -> list[tuple[str, str, str, str]]:
-        """(key, name, block, profile JSON) of every person in these name blocks (``kg.authors``)."""
+    def people_in_blocks(self, blocks: Sequence[str], *, heads: bool = False) -> list[tuple[str, str, str, str]]:
+        """(key, name, block, profile JSON) of every person in these name blocks (``kg.authors``); with ``heads``,
+        each profile's head only (``Profile.head``: papers and given names, what a name's lookup reads)."""
 
     @abstractmethod
     def author_aliases(self, *, keys: Sequence[str] = (), blocks: Sequence[str] = ()) -> dict[str, str]:

@@ -60,6 +60,18 @@ def test_one_name_two_people_and_one_person_two_spellings(make_service, tmp_path
     assert len(robot) == 1 and len(words) == 1 and robot != words
     assert svc.store.paper_counts_of_authors([*robot, *words]) == [5, 3]
     assert svc.stats().authors == 2 + 2 + 2  # two people named Wei Wang, and their four co-authors
+    # a name's lookup reads each profile's head only (papers and given names), cut in the store, and finds the same
+    from kg.authors.lookup import name_lookup
+    from kg.authors.profile import Profile
+
+    blocks = list(name_lookup("Wei Wang").blocks)
+    whole, heads = svc.store.people_in_blocks(blocks), svc.store.people_in_blocks(blocks, heads=True)
+    assert [r[:3] for r in whole] == [r[:3] for r in heads] and len(whole) == 2
+    for (_, _, _, full), (_, _, _, head) in zip(whole, heads, strict=True):
+        assert len(head) < len(full) and head == Profile.head(full)
+    with pytest.raises(AmbiguousAuthor) as found:
+        svc.author_id("Wei Wang")
+    assert "eth zurich; icra" in str(found.value) and "acl" in str(found.value)  # told apart by whole profiles
 
 
 def test_a_hyphenated_given_name_is_one_name(make_service, tmp_path):

@@ -15,9 +15,11 @@ from typing import Any
 from graphql import get_argument_values
 
 from kg.api.graphql.plan import Selection
+from kg.authors.lookup import name_lookup, resolve_in, settled
+from kg.readers.formats import dblp_author_ids
 from kg.api.graphql.shape import Budget, shape_roots
 from kg.api.graphql.tree import SUPPORTED, TreeBuilder
-from kg.service import KGService
+from kg.service import MAX_NAME_CHARS, KGService
 from kg.store.reads import Read
 
 __all__ = ["PlanRun", "SUPPORTED"]
@@ -52,7 +54,7 @@ class PlanRun:
             if (s.parent, s.name) == ("Query", "papers") and any(v is not None for v in (a.get("filter") or {}).values()):
                 return None
             if (s.parent, s.name) == ("Query", "author") and (name := a.get("name")) is not None:
-                author_ids[name] = await call(self.service.author_id, name)
+                author_ids[name] = await self._author_id(name, reader, call)
         builder = TreeBuilder(self.service, self.variables, author_ids)
         reads = builder.roots(roots)
         found = await reader.read_tree(reads)
@@ -66,6 +68,19 @@ class PlanRun:
                 return None
             found.update(more)
         return await call(shape_roots, roots, found, builder.slots, Budget(self.max_bytes))  # off the event loop
+
+    async def _author_id(self, name: str, reader, call) -> str:
+        """``KGService.author_id`` with its block read on the async reader when the name settles there (one
+        person, or none, bears it); a name that needs more reads (dblp's number, an id merged away, several
+        people to tell apart) is resolved in a worker thread."""
+        lookup = name_lookup(name) if len(name) <= MAX_NAME_CHARS and dblp_author_ids([name]) is None else None
+        people = getattr(reader, "people_in_blocks", None)
+        if lookup is None or people is None:
+            return await call(self.service.author_id, name)
+        exact, found = resolve_in(lookup, await people(lookup.blocks))
+        if (key := settled(name, exact, found)) is not None:
+            return key
+        return await call(self.service.settle_author, name, exact, found)
 
 
 def _missing_papers(reads: list[Read], found: dict[str, Any]) -> list[Read]:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import networkx as nx
 
+from kg.authors.profile import Profile
 from kg.errors import StoreError
 from kg.graph.build import GraphBatch
 from kg.graph.shares import Posting
@@ -37,6 +38,10 @@ logger = logging.getLogger(__name__)  # (self.log is the store's GraphLog)
 
 RECHECK_SECONDS = 0.5  # how stale a reader may be after another process committed
 CHECKPOINT_EVERY = 4  # batches replayed at most (beyond the last checkpoint) when a store is loaded
+
+
+def _same(text: str) -> str:
+    return text
 
 
 class EmbeddedStore(Lookups, YearReads, EmbeddedBatchedReads, Store):
@@ -203,10 +208,13 @@ class EmbeddedStore(Lookups, YearReads, EmbeddedBatchedReads, Store):
         known = self.graph.graph.get("author_ids", {})
         return {i: known[i] for i in ids if i in known}
 
-    def people_in_blocks(self, blocks: Sequence[str]) -> list[tuple[str, str, str, str]]:
+    def people_in_blocks(self, blocks: Sequence[str], *, heads: bool = False) -> list[tuple[str, str, str, str]]:
         index = self._cached("people_blocks", self._people_blocks)
         nodes = self.graph.nodes
-        return [(d["key"], d["name"], d["block"], d["profile"]) for b in blocks for d in (nodes[n] for n in index.get(b, ()))]
+        cut = Profile.head if heads else _same
+        return [
+            (d["key"], d["name"], d["block"], cut(d["profile"])) for b in blocks for d in (nodes[n] for n in index.get(b, ()))
+        ]
 
     def _people_blocks(self) -> dict[str, list[str]]:
         index: dict[str, list[str]] = {}

@@ -25,8 +25,9 @@ class Neo4jPeople:
     def author_keys_of_ids(self, ids: Sequence[str]) -> dict[str, str]:
         return {r["id"]: r["key"] for r in self._read(cypher.AUTHOR_KEYS_OF_IDS, ids=list(ids))} if ids else {}
 
-    def people_in_blocks(self, blocks: Sequence[str]) -> list[tuple[str, str, str, str]]:
-        return [(r["key"], r["name"], r["block"], r["profile"]) for r in self._read(cypher.PEOPLE_IN_BLOCKS, blocks=list(blocks))]
+    def people_in_blocks(self, blocks: Sequence[str], *, heads: bool = False) -> list[tuple[str, str, str, str]]:
+        query = cypher.PEOPLE_HEADS_IN_BLOCKS if heads else cypher.PEOPLE_IN_BLOCKS
+        return [(r["key"], r["name"], r["block"], r["profile"]) for r in self._read(query, blocks=list(blocks))]
 
     def author_aliases(self, *, keys: Sequence[str] = (), blocks: Sequence[str] = ()) -> dict[str, str]:
         if not keys and not blocks:

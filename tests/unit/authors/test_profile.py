@@ -39,3 +39,25 @@ def test_a_profile_stored_before_topics_reads_as_having_none():
     profile = Profile.decode(old)
     assert profile.topic == [] and topic_cosine(mention(0, ROBOTS).topic, profile.topic) == 0.0
     assert stored_topic("") is None
+
+
+def test_a_profiles_head_is_its_papers_and_given_names():
+    p = Profile()
+    for i, name in enumerate(["Wei Wang", 'Wei "Vivian" Wang', "W. Wang"]):
+        p.add(mention_of(f"p{i}", 0, name, ['A. "co" Author', ',"co":'], "ETH Zurich", "ICRA 2020", 2020, ("slam",)))
+    head = Profile.head(p.encode())
+    assert len(head) < len(p.encode())
+    short = Profile.decode(head)
+    assert (short.papers, short.names) == (p.papers, p.names) and not short.coauthors and not short.concepts
+    assert Profile.head("") == "" and Profile.decode(Profile.head(head)).names == p.names
+
+
+def test_a_name_is_looked_up_alike_from_profile_heads(seeded_embedded):
+    from kg.authors.lookup import resolve
+
+    store = seeded_embedded.store
+    names = [a.name for a in seeded_embedded.authors(None, 0, 300).items]
+    assert len(names) > 100
+    for name in names + ["wei lin", "W. Lin", "Lin Wei", "Nobody Here"]:
+        whole, heads = resolve(store, name), resolve(store, name, heads=True)
+        assert whole[0] == heads[0] and [r[0] for r in whole[1]] == [r[0] for r in heads[1]], name
