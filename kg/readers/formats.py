@@ -22,6 +22,7 @@ from collections.abc import Callable
 __all__ = [
     "detect",
     "dblp_author_ids",
+    "person_id",
     "normal_doi",
     "normal_arxiv_id",
     "reference_keys",
@@ -117,6 +118,34 @@ def dblp_author_ids(names, ids=None) -> tuple[str | None, ...] | None:
     given = ids if ids is not None else [None] * len(names)
     found = tuple(i or (f"dblp:{' '.join(n.split())}" if _DBLP_NAME.match(n.strip()) else None) for n, i in zip(names, given))
     return found if any(found) else None
+
+
+_ORCID = re.compile(r"^(?:https?://orcid\.org/|orcid:)?(\d{4}-\d{4}-\d{4}-\d{3}[\dX])$", re.I)
+_SCHEMED = re.compile(r"^[a-z][a-z0-9.+-]*:\S", re.I)
+_OPENALEX_AUTHOR = re.compile(r"^(?:https?://openalex\.org/|openalex:)(A\d+)$", re.I)
+
+
+def person_id(value: str | None) -> str | None:
+    """A source's person id with its kind: two different ids of one kind are two people (``kg.authors``).
+
+    An id with a scheme is kept (``s2:1705353``, ``scopus:57190000001``); an ORCID or an OpenAlex author URL
+    gets its scheme; OpenReview's profile ids (``~Yang_Liu1``) get ``openreview:``; any other id, ``id:``.
+
+    >>> person_id("https://orcid.org/0000-0002-1825-0097"), person_id("~Yang_Liu1"), person_id("s2:1705353")
+    ('orcid:0000-0002-1825-0097', 'openreview:~Yang_Liu1', 's2:1705353')
+    >>> person_id("https://openalex.org/A5023888391"), person_id("12345"), person_id(" ")
+    ('openalex:A5023888391', 'id:12345', None)
+    """
+    text = (value or "").strip()
+    if not text:
+        return None
+    if found := _ORCID.match(text):
+        return f"orcid:{found.group(1).upper()}"
+    if found := _OPENALEX_AUTHOR.match(text):
+        return f"openalex:{found.group(1).upper()}"
+    if text.startswith("~"):
+        return f"openreview:{text}"
+    return text if _SCHEMED.match(text) and "://" not in text else f"id:{text}"
 
 
 def normal_doi(doi: str | None) -> str | None:

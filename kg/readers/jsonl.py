@@ -20,7 +20,7 @@ from kg.errors import ReaderError
 from kg.models import AREA_SEPARATOR, SourceRecord
 from kg.readers._lines import decoded_lines, joined, readable, report, strip_boilerplate, strip_controls
 from kg.readers.bbl import bbl_references
-from kg.readers.formats import dblp_author_ids, detect, normal_arxiv_id, normal_doi, reference_keys
+from kg.readers.formats import dblp_author_ids, detect, normal_arxiv_id, normal_doi, person_id, reference_keys
 
 __all__ = ["read_jsonl", "parse_line", "parse_numbered", "page_items", "record_of", "plausible_year", "OnError"]
 
@@ -211,7 +211,7 @@ def _record(obj: dict, source: str, line: int | None, fmt: str) -> SourceRecord:
         arxiv_id=normal_arxiv_id(obj.get("arxiv_id")) or normal_arxiv_id(obj.get("doi")),
         citations=obj.get("citations"),
         affiliations=_aligned(names, per_author["affiliations"]),
-        author_ids=dblp_author_ids([n for n in names if n], _aligned(names, per_author["author_ids"])),
+        author_ids=dblp_author_ids([n for n in names if n], _person_ids(_aligned(names, per_author["author_ids"]))),
         references=_references(obj.get("references"), obj.get("bbl"), fail),
         ids=tuple(dict.fromkeys(strip_controls(i).strip() for i in obj.get("ids") or () if i and i.strip())),
         format=fmt,
@@ -269,6 +269,11 @@ def _checked(obj: dict, fail) -> tuple[list, list, dict]:
             raise fail(field, f"expected null or a list with one {what} (or null) per author")
         per_author[field] = values
     return authors, keywords, per_author
+
+
+def _person_ids(ids: tuple[str | None, ...] | None) -> tuple[str | None, ...] | None:
+    """Each author's id with its kind (``person_id``: ``~Yang_Liu1`` is OpenReview's, a bare ORCID ORCID's)."""
+    return None if ids is None else tuple(person_id(i) for i in ids)
 
 
 def _aligned(names: list[str], values: list | None) -> tuple[str | None, ...] | None:

@@ -18,8 +18,9 @@ its exporters use (case and spacing ignored):
 * **OpenAlex** CSV: ``display_name``, ``authorships.author.display_name``, ``publication_year``,
   ``primary_location.source.display_name``, ``doi``, ``id``.
 
-Authors are split on ``;`` or ``|``; ``Surname, Given`` becomes ``Given Surname``, and Scopus's
-author ids in parentheses are dropped. A row's errors name the file and its line.
+Authors are split on ``;`` or ``|``; ``Surname, Given`` becomes ``Given Surname``. Each author's person id is
+kept: Scopus's Author ID (``Author(s) ID``, or in parentheses after the name), Web of Science's ORCID
+(``OI``) else ResearcherID (``RI``). A row's errors name the file and its line.
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ COLUMNS: dict[str, tuple[str, ...]] = {  # kg's field -> the column names export
     "area": ("area",),
     "pmid": ("pubmed id", "pm", "pubmed id (pmid)"),
     "affiliations": ("authors with affiliations", "affiliations", "c1", "addresses"),
+    "scopus_ids": ("author(s) id", "authors id"),
+    "orcids": ("oi", "orcids"),
+    "researcher_ids": ("ri", "researcher ids"),
 }
 # the columns that tell an exporter apart, and the format its records are read as
 FORMATS = (
@@ -60,7 +64,7 @@ FORMATS = (
     ("OpenAlex CSV", ("display_name", "authorships.author.display_name")),
 )
 _WOS_ADDRESS = re.compile(r"\[([^\]]+)\]\s*([^\[]+)")
-_SCOPUS_ID = re.compile(r"\s*\(\d+\)\s*$")
+_SCOPUS_ID = re.compile(r"\s*\((\d+)\)\s*$")
 
 
 def split_people(text: str) -> list[str]:
@@ -122,7 +126,29 @@ def _row_record(row: dict, columns: dict[str, str]) -> dict:
         "year": int(year[:4]) if re.fullmatch(r"\d{4}(\.0)?", year) else None,
         "ids": [f"pmid:{cell('pmid')}"] if cell("pmid").isdigit() else None,
         "affiliations": _affiliations(cell("affiliations"), authors, row, columns),
+        "author_ids": _author_ids(cell, authors),
     }
+
+
+def _author_ids(cell, authors: list[str]) -> list | None:
+    """Each author's person id, aligned with ``authors``: Scopus's ``Author(s) ID`` (else the ids in parentheses
+    after each name of ``Author full names``) as ``scopus:…``; Web of Science's ``OI`` (ORCID) else ``RI``
+    (ResearcherID, ``wos:…``), given by name (``Lee, Ann/0000-0002-1825-0097; …``). None when none is given."""
+    if not authors:
+        return None
+    scopus = [i.strip() for i in cell("scopus_ids").split(";") if i.strip()]
+    if not scopus:
+        scopus = [m.group(1) if (m := _SCOPUS_ID.search(p)) else "" for p in re.split(r"[;|]", cell("authors"))]
+    if len(scopus) == len(authors) and any(scopus):
+        return [f"scopus:{i}" if i.isdigit() else None for i in scopus]
+    by_name: dict[str, str] = {}
+    for field, scheme in (("orcids", "orcid"), ("researcher_ids", "wos")):
+        for entry in cell(field).split(";"):
+            name, slash, value = entry.rpartition("/")
+            if slash and name.strip() and value.strip():
+                by_name.setdefault(" ".join(split_people(name.strip())).casefold(), f"{scheme}:{value.strip()}")
+    found = [by_name.get(a.casefold()) for a in authors]
+    return found if any(found) else None
 
 
 def _affiliations(text: str, authors: list[str], row: dict, columns: dict[str, str]) -> list | None:

@@ -47,9 +47,17 @@ class Read:
         str, ...
     ] = ()  # a root: the paper id, the author id, a concept's candidate keys (first stored wins), or a batch's keys
     names: tuple[str, ...] = ()  # a concept root: the names and aliases to look it up by when none of its keys is stored
+    # an author root asked for by name and read by the key the name spells: the name blocks whose people (key, name,
+    # block, profile head) the same read returns, at ``people_slot(slot)``, to resolve the name by (``kg.authors``)
+    blocks: tuple[str, ...] = ()
     filter: PaperFilter | None = None  # the papers root: its resolved filter (None: it matches nothing)
     key_only: bool = False  # a node: only its key is asked for
     abstract: bool = False  # a paper: its abstract is asked for
+
+
+def people_slot(slot: str) -> str:
+    """Where a read tree's answer holds the people of an author root's ``blocks``."""
+    return f"{slot}~people"
 
 
 # kind -> what each thing it finds is: a model type (a node), "page" (of papers), "count", or a link row

@@ -23,17 +23,24 @@ that ships has the same features as before and needs no source at ingest.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import sys
 from dataclasses import replace
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from kg.authors.assign import MODEL_PATH, Assigner, Block, PairModel, People, Person
 from kg.authors.features import name_level
 from kg.authors.profile import Profile
-from kg.training.author_papers import CORPUS_FILE, TrainingPaper, concepts_cache, paper_mentions, read_training_papers
+from kg.training.author_papers import (
+    TrainingPaper,
+    concepts_cache,
+    paper_mentions,
+    read_training_papers,
+    with_second_profiles_joined,
+)
 
 __all__ = ["examples", "fit", "cluster", "b3", "score", "cv_predictions", "main"]
 
@@ -199,23 +206,23 @@ def name_keyed(gold: Mapping, written: Mapping) -> dict:
     return {m: author_key(written[m]) for m in gold}
 
 
-def count_names(corpus: Path, output: Path, minimum: int = 3) -> None:
-    """Surname and first-given-name counts over a corpus's bylines (names, never people), kept where seen ``minimum`` times."""
-    import gzip
+def count_names(bylines: Iterable[Sequence[str]], output: Path, minimum: int = 3) -> None:
+    """Surname and first-given-name counts over bylines (names, never people), kept where seen ``minimum`` times.
 
+    What ships counts the training venues' bylines only (``author-ids-train.jsonl.gz``'s papers and the OpenReview
+    keyword file's): none of the venues whose ids are held out to judge the people stage."""
     from kg.authors.names import parse_name
 
     surnames, given, full = Counter(), Counter(), Counter()
-    with gzip.open(corpus, "rt", encoding="utf-8") as f:
-        for line in f:
-            for raw in json.loads(line)["authors"]:
-                name = parse_name(raw)
-                if name is None:
-                    continue
-                surnames[name.surname] += 1
-                if name.given and len(name.given[0]) > 1:
-                    given[name.given[0]] += 1
-                    full[f"{name.given[0]} {name.surname}"] += 1
+    for byline in bylines:
+        for raw in byline:
+            name = parse_name(raw)
+            if name is None:
+                continue
+            surnames[name.surname] += 1
+            if name.given and len(name.given[0]) > 1:
+                given[name.given[0]] += 1
+                full[f"{name.given[0]} {name.surname}"] += 1
     keep = lambda c: dict(sorted((k, n) for k, n in c.items() if n >= minimum))
     text = json.dumps(
         {"surnames": keep(surnames), "given": keep(given), "full": keep(full)}, ensure_ascii=False, separators=(",", ":")
@@ -229,14 +236,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-o", "--output", type=Path, default=MODEL_PATH)
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "kg" / "author-train-concepts.json.gz")
     parser.add_argument("--cv", action="store_true", help="choose the threshold by cross-validation grouped by venue")
-    parser.add_argument("--name-counts", action="store_true", help="first recount the name table from the scale corpus")
+    parser.add_argument(
+        "--name-counts", action="store_true", help="first recount the name table from the training venues' bylines"
+    )
     args = parser.parse_args(argv)
+    papers = with_second_profiles_joined(list(read_training_papers(args.data)))  # IEEE's second profiles: one person
     if args.name_counts:
         from kg.authors.features import NAME_COUNTS, name_counts
 
-        count_names(args.data / CORPUS_FILE, NAME_COUNTS)
+        count_names((p.authors for p in papers), NAME_COUNTS)
         name_counts.cache_clear()
-    papers = list(read_training_papers(args.data))
     concepts = concepts_cache(papers, args.cache)
     X, y, groups, sources = examples(papers, concepts)
     print(f"{len(papers)} papers, {len(y)} pairs ({sum(y)} same person)", file=sys.stderr)

@@ -248,3 +248,52 @@ def test_each_paper_says_why_it_is_that_persons(make_service, tmp_path):
     assert second.startswith("the same person as on 1 earlier paper") and "co-authors Jonas Buchli, Marco Hutter" in second
     assert "affiliation eth zurich" in second and "venue icra" in second
     assert third.startswith("the same person as on 2 earlier papers")
+
+
+def _wei_wangs(tmp_path, ids: bool):
+    """Two researchers called Wei Wang who share nothing: one in robotics (ICRA, CoRL, RSS), one in data mining and
+    NLP (KDD, ACL, NAACL); with ids, their Semantic Scholar authorIds differ."""
+    robot = "We present a legged robot controller with model predictive control for locomotion on rough terrain."
+    words = "We study graph mining and language models for knowledge discovery on text classification benchmarks."
+    rows = []
+    for i, venue in enumerate(["ICRA", "CoRL", "RSS", "ICRA"]):
+        rows.append(
+            {
+                "id": f"r{i}",
+                "title": f"Legged locomotion {i}",
+                "abstract": robot,
+                "venue": f"{venue} {2018 + i}",
+                "year": 2018 + i,
+                "authors": ["Wei Wang", f"Marco Rossi{'abcd'[i]}"],
+                "author_ids": ["s2:111", None] if ids else None,
+            }
+        )
+    for i, venue in enumerate(["KDD", "ACL", "NAACL"]):
+        rows.append(
+            {
+                "id": f"n{i}",
+                "title": f"Mining text {i}",
+                "abstract": words,
+                "venue": f"{venue} {2019 + i}",
+                "year": 2019 + i,
+                "authors": [f"Jane Doe{'abc'[i]}", "Wei Wang"],
+                "author_ids": [None, "s2:222"] if ids else None,
+            }
+        )
+    return write_jsonl(tmp_path / "robots.jsonl", rows[:4]), write_jsonl(tmp_path / "words.jsonl", rows[4:])
+
+
+@pytest.mark.parametrize("ids", [True], ids=["with s2 ids"])
+@pytest.mark.parametrize("order", ["robots first", "words first", "at once"])
+def test_two_wei_wangs_who_share_nothing_stay_two(make_service, tmp_path, ids, order):
+    robots, words = _wei_wangs(tmp_path, ids)
+    svc = make_service()
+    if order == "at once":
+        svc.ingest([robots, words])
+    else:
+        for f in (robots, words) if order == "robots first" else (words, robots):
+            svc.ingest([f])
+    keys = byline_keys(svc, ["r0", "r1", "r2", "r3", "n0", "n1", "n2"])
+    robot = {k[0] for k in keys[:4]}
+    word = {k[1] for k in keys[4:]}
+    assert len(robot) == 1 and len(word) == 1 and robot != word, keys

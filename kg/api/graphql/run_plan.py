@@ -16,11 +16,10 @@ from graphql import get_argument_values
 
 from kg.api.graphql.plan import Selection
 from kg.authors.lookup import name_lookup, resolve_in, settled
-from kg.readers.formats import dblp_author_ids
 from kg.api.graphql.shape import Budget, shape_roots
-from kg.api.graphql.tree import SUPPORTED, TreeBuilder
-from kg.service import MAX_NAME_CHARS, KGService
-from kg.store.reads import Read
+from kg.api.graphql.tree import SUPPORTED, TreeBuilder, speculative_lookup
+from kg.service import KGService
+from kg.store.reads import Read, people_slot
 
 __all__ = ["PlanRun", "SUPPORTED"]
 
@@ -44,22 +43,34 @@ class PlanRun:
         return shape_roots(roots, found, builder.slots, Budget(self.max_bytes))
 
     async def answer_in_loop(self, roots: tuple[Selection, ...], reader, call) -> dict[str, Any] | None:
-        """On the store's async reader, or None when it cannot take this operation. The ``author(name:)``
-        roots are resolved first through ``call`` (a worker thread): a name reads its block's profiles, which
-        must not happen on the event loop the reader binds on; so would a filter's names, and an operation
-        with a filtered page of papers is left to the worker thread."""
-        author_ids: dict[str, str] = {}
+        """On the store's async reader, or None when it cannot take this operation. An ``author(name:)`` root is
+        read, in the same query, by the key its name spells and with the people of the name's blocks; the name is
+        then resolved from those (as ``KGService.author_id`` resolves it), and only when it means someone else is
+        the tree read again. Whatever needs the sync store (a filter's names, a name settled only by more reads)
+        runs through ``call`` (a worker thread); an operation with a filtered page of papers is left to one."""
         for s in roots:
             a = get_argument_values(s.definition, s.node, self.variables) if s.definition is not None else {}
             if (s.parent, s.name) == ("Query", "papers") and any(v is not None for v in (a.get("filter") or {}).values()):
                 return None
-            if (s.parent, s.name) == ("Query", "author") and (name := a.get("name")) is not None:
-                author_ids[name] = await self._author_id(name, reader, call)
-        builder = TreeBuilder(self.service, self.variables, author_ids)
-        reads = builder.roots(roots)
+        builder = TreeBuilder(self.service, self.variables, speculate=True)
+        reads = await call(builder.roots, roots) if _needs_thread(roots, self.variables) else builder.roots(roots)
         found = await reader.read_tree(reads)
         if found is None:
             return None
+        resolved = {}
+        for r in reads:
+            if r.kind == "author" and r.blocks:
+                name = r.names[0]
+                lookup = name_lookup(name)
+                exact, people = resolve_in(lookup, found.pop(people_slot(r.slot))) if lookup else (None, [])
+                key = settled(name, exact, people)
+                resolved[name] = key if key is not None else await call(self.service.settle_author, name, exact, people)
+        if any(resolved[r.names[0]] != r.keys[0] for r in reads if r.kind == "author" and r.blocks):
+            builder = TreeBuilder(self.service, self.variables, resolved)  # the name meant another person: read again
+            reads = builder.roots(roots)
+            found = await reader.read_tree(reads)
+            if found is None:
+                return None
         ids = {r.keys[0]: await call(self.service.paper_id, r.keys[0]) for r in _missing_papers(reads, found)}
         again = _by_record_ids(reads, found, ids.get)
         if again:
@@ -69,18 +80,15 @@ class PlanRun:
             found.update(more)
         return await call(shape_roots, roots, found, builder.slots, Budget(self.max_bytes))  # off the event loop
 
-    async def _author_id(self, name: str, reader, call) -> str:
-        """``KGService.author_id`` with its block read on the async reader when the name settles there (one
-        person, or none, bears it); a name that needs more reads (dblp's number, an id merged away, several
-        people to tell apart) is resolved in a worker thread."""
-        lookup = name_lookup(name) if len(name) <= MAX_NAME_CHARS and dblp_author_ids([name]) is None else None
-        people = getattr(reader, "people_in_blocks", None)
-        if lookup is None or people is None:
-            return await call(self.service.author_id, name)
-        exact, found = resolve_in(lookup, await people(lookup.blocks))
-        if (key := settled(name, exact, found)) is not None:
-            return key
-        return await call(self.service.settle_author, name, exact, found)
+
+def _needs_thread(roots: tuple[Selection, ...], variables) -> bool:
+    """Whether building the read tree reads the sync store: an ``author(name:)`` the plan does not speculate on."""
+    for s in roots:
+        if (s.parent, s.name) == ("Query", "author") and s.definition is not None:
+            a = get_argument_values(s.definition, s.node, variables)
+            if a.get("id") is None and a.get("name") is not None and speculative_lookup(a["name"]) is None:
+                return True
+    return False
 
 
 def _missing_papers(reads: list[Read], found: dict[str, Any]) -> list[Read]:

@@ -19,11 +19,14 @@ from graphql import get_argument_values
 from kg.api.graphql.pagination import check_first, page_window
 from kg.api.graphql.plan import TYPENAME, Selection
 from kg.api.graphql.rows import LEAVES, author_ref
-from kg.service import KGService, PaperQuery, concept_lookup_terms
+from kg.authors.lookup import NameLookup, name_lookup
+from kg.graph.identity import author_key
+from kg.readers.formats import dblp_author_ids
+from kg.service import MAX_NAME_CHARS, KGService, PaperQuery, concept_lookup_terms
 from kg.store.base import COAUTHORS_FIRST
 from kg.store.reads import Read
 
-__all__ = ["TreeBuilder", "SUPPORTED", "KINDS"]
+__all__ = ["TreeBuilder", "SUPPORTED", "KINDS", "speculative_lookup"]
 
 # (type, field) -> the kind of read that answers it
 KINDS: dict[tuple[str, str], str] = {
@@ -58,10 +61,14 @@ _KEY_FIELDS = frozenset({"id", TYPENAME})  # what a node's key alone answers
 class TreeBuilder:
     """One request's read tree: the reads, and the slot each selection's answer is found at (``slots``)."""
 
-    def __init__(self, service: KGService, variables, author_ids: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, service: KGService, variables, author_ids: dict[str, str] | None = None, *, speculate: bool = False
+    ) -> None:
         self.service = service
         self.variables = variables
         self.author_ids = author_ids or {}  # author(name:) already resolved (``PlanRun.answer_in_loop``)
+        # author(name:) read by the key its name spells, with the people of its blocks to resolve it by after
+        self.speculate = speculate
         self.slots: dict[int, str] = {}
 
     def args(self, s: Selection) -> dict[str, Any]:
@@ -116,12 +123,25 @@ class TreeBuilder:
         )
         return self.service.paper_filter(query)
 
-    def author_key(self, args: dict) -> str:
-        """The person ``author(id:)`` or ``author(name:)`` asks for (the name resolved as the service resolves it)."""
+    def author(self, args: dict) -> dict[str, Any]:
+        """The person ``author(id:)`` or ``author(name:)`` asks for (the name resolved as the service resolves it);
+        speculating, a name is read by the key it spells, with its blocks' people (``speculative_lookup``)."""
         ref = author_ref(args.get("name"), args.get("id"))
         if args.get("id") is not None:  # an id is a key, read as it is
-            return ref
-        return self.author_ids[ref] if ref in self.author_ids else self.service.author_id(ref)
+            return {"keys": (ref,)}
+        if ref in self.author_ids:
+            return {"keys": (self.author_ids[ref],)}
+        if self.speculate and (lookup := speculative_lookup(ref)) is not None:
+            return {"keys": (author_key(ref),), "names": (ref,), "blocks": lookup.blocks}
+        return {"keys": (self.service.author_id(ref),)}
+
+
+def speculative_lookup(ref: str) -> NameLookup | None:
+    """A name's lookup, when the people of its blocks settle it (``KGService.author_id`` reads nothing else first):
+    not for a name too long to be one, nor for dblp's numbered names (read by their dblp id)."""
+    if len(ref) > MAX_NAME_CHARS or dblp_author_ids([ref]) is not None:
+        return None
+    return name_lookup(ref)
 
 
 def _node(children: tuple[Selection, ...]) -> tuple[bool, bool]:
@@ -142,7 +162,7 @@ def _concepts(b: TreeBuilder, s: Selection) -> dict:
 
 _BIND: dict[str, Callable[[TreeBuilder, Selection], dict[str, Any]]] = {  # a kind's arguments, bound
     "paper": lambda b, s: {"keys": (str(b.args(s)["id"]),)},
-    "author": lambda b, s: {"keys": (b.author_key(b.args(s)),)},
+    "author": lambda b, s: b.author(b.args(s)),
     "concept": _concept,
     "paper.concepts": _concepts,
     "paper.related": lambda b, s: {"first": check_first(b.args(s).get("first"), 10)},

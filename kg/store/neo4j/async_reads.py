@@ -60,10 +60,5 @@ class AsyncTreeReads:
             row = (await self._run(query, params))[0]
         return answer_of(row, roots)
 
-    async def people_in_blocks(self, blocks) -> list[tuple[str, str, str, str]]:
-        """As the store's ``people_in_blocks(blocks, heads=True)``: what looking a name up reads."""
-        rows = await self._run(cypher.PEOPLE_HEADS_IN_BLOCKS, {"blocks": list(blocks)})
-        return [(r["key"], r["name"], r["block"], r["profile"]) for r in rows]
-
     async def close(self) -> None:
         await self.driver.close()

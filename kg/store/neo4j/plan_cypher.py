@@ -20,6 +20,7 @@ from kg.store.neo4j.queries import (
     ORDERED_LISTS,
     ORDERED_MENTIONS,
     PAPER_ORDERS,
+    PROFILE_HEAD,
     PROJECTIONS,
     area_of,
     author_of,
@@ -27,7 +28,7 @@ from kg.store.neo4j.queries import (
     paper_map,
     paper_of,
 )
-from kg.store.reads import NODE_TYPES, Read
+from kg.store.reads import NODE_TYPES, Read, people_slot
 
 __all__ = ["Unsupported", "plan_query", "answer_of", "unresolved_concepts", "with_concept_keys"]
 
@@ -202,10 +203,18 @@ _FIELDS: dict[str, Callable[[_Query, Read, str], str]] = {
 
 
 def plan_query(roots: Sequence[Read]) -> tuple[str, dict]:
-    """(Cypher, parameters) answering the read tree in one round trip (``Unsupported`` for a read it cannot)."""
+    """(Cypher, parameters) answering the read tree in one round trip (``Unsupported`` for a read it cannot); an
+    author root with name ``blocks`` also returns the people of those blocks (``people_slot``)."""
     q = _Query()
     returns = [f"{q.field(r, '')} AS {r.slot}" for r in roots]
+    returns += [f"{_people(q, r.blocks)} AS `{people_slot(r.slot)}`" for r in roots if r.blocks]
     return "RETURN " + ", ".join(returns or ["1 AS one"]), q.params
+
+
+def _people(q: _Query, blocks: tuple[str, ...]) -> str:
+    """The people of these name blocks, each ``[key, name, block, profile head]`` (``PEOPLE_HEADS_IN_BLOCKS``)."""
+    x = q.var()
+    return f"COLLECT {{ MATCH ({x}:Author) WHERE {x}.block IN {q.param(list(blocks))} RETURN [{x}.key, {x}.name, {x}.block, {PROFILE_HEAD.format(a=x)}] }}"
 
 
 def unresolved_concepts(roots: Sequence[Read], row) -> list[Read]:
@@ -220,7 +229,9 @@ def with_concept_keys(roots: Sequence[Read], found: dict[str, str | None]) -> li
 
 def answer_of(row, roots: Sequence[Read]) -> dict[str, Any]:
     """The read tree's answer (``kg.store.reads``) from the query's one row: each ``_`` made a model (in place)."""
-    return {r.slot: _models(row[r.slot], r) for r in roots}
+    found = {r.slot: _models(row[r.slot], r) for r in roots}
+    found |= {people_slot(r.slot): [tuple(p) for p in row[people_slot(r.slot)]] for r in roots if r.blocks}
+    return found
 
 
 def _models(value, r: Read):

@@ -64,9 +64,11 @@ PEOPLE_IN_BLOCKS: LiteralString = (
     "MATCH (a:Author) WHERE a.block IN $blocks RETURN a.key AS key, a.name AS name, a.block AS block, a.profile AS profile"
 )
 # Each profile's head only (Profile.head: papers and given names), cut in the server: a name's lookup reads no more.
+PROFILE_HEAD = "CASE WHEN {a}.profile CONTAINS ',\"co\":' THEN split({a}.profile, ',\"co\":')[0] + '}}' ELSE {a}.profile END"
 PEOPLE_HEADS_IN_BLOCKS: LiteralString = (
     "MATCH (a:Author) WHERE a.block IN $blocks RETURN a.key AS key, a.name AS name, a.block AS block, "
-    "CASE WHEN a.profile CONTAINS ',\"co\":' THEN split(a.profile, ',\"co\":')[0] + '}' ELSE a.profile END AS profile"
+    + PROFILE_HEAD.format(a="a")
+    + " AS profile"
 )
 EXISTING_PAPERS: LiteralString = "UNWIND $ids AS id MATCH (p:Paper {id: id}) RETURN p.id AS id"
 PAPERS_KNOWN_BY: LiteralString = "UNWIND $keys AS k MATCH (:Ref {key: k})<-[:KNOWN_AS]-(p:Paper) RETURN k AS key, min(p.id) AS id"
