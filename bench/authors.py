@@ -57,6 +57,17 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared" / "data"
 
 
+def rule(model, spec: float | str):
+    """The model deciding by ``spec``: a threshold (``0.1``), or a threshold with another for common names
+    (``0.1:0.3@20``: names printed on at least 20 authorships of the training venues need 0.3)."""
+    text = str(spec)
+    base, _, common = text.partition(":")
+    if not common:
+        return replace(model, threshold=float(base), common_threshold=None)
+    t, _, count = common.partition("@")
+    return replace(model, threshold=float(base), common_threshold=float(t), common_count=int(count))
+
+
 def table(rows: dict[str, dict]) -> str:
     lines = [
         "| run | source | mentions | B3 P / R / F1 | shared name P / R / F1 | variants P / R / F1 |",
@@ -98,10 +109,10 @@ def run_cv(data: Path, thresholds: list[float] | None = None) -> dict:
     folds = [{k: v for k, v in gold.items() if T.fold_of(group_of[k]) == f} for f in range(T.FOLDS)]
 
     def within(p: dict) -> dict:
-        return _weighted([T.score(p, fold, {k: written[k] for k in fold}) for fold in folds])
+        return T.weighted([T.score(p, fold, {k: written[k] for k in fold}) for fold in folds])
 
     def run(t: float, how: str = "") -> str:
-        return "kg people (5-fold by venue" + ("" if thresholds is None else f", threshold {t:g}") + how + ")"
+        return "kg people (5-fold by venue" + ("" if thresholds is None else f", threshold {t}") + how + ")"
 
     out = {"name-keyed": T.score(base, gold, written)}
     out |= {run(t): T.score(preds[t], gold, written) for t in ts}
@@ -126,14 +137,14 @@ def run_alone(data: Path, thresholds: list[float] | None = None) -> dict:
         fold_papers = [p for p in papers if T.fold_of(p.venue) == fold]
         base.append(T.score(T.name_keyed(fold_gold, fold_written), fold_gold, fold_written))
         for t in ts:
-            pred = T.cluster(fold_papers, concepts, replace(m, threshold=t))
+            pred = T.cluster(fold_papers, concepts, rule(m, t))
             ours[t].append(T.score(pred, fold_gold, fold_written))
     runs = (
-        {"kg people (each fold alone)": _weighted(ours[threshold])}
+        {"kg people (each fold alone)": T.weighted(ours[threshold])}
         if thresholds is None
-        else {f"kg people (each fold alone, threshold {t:g})": _weighted(ours[t]) for t in ts}
+        else {f"kg people (each fold alone, threshold {t})": T.weighted(ours[t]) for t in ts}
     )
-    return {"name-keyed (each fold alone)": _weighted(base), **runs, "_threshold": threshold}
+    return {"name-keyed (each fold alone)": T.weighted(base), **runs, "_threshold": threshold}
 
 
 RECENT_YEARS = 2  # the newest years of the training ids that the recent mode holds out
@@ -155,8 +166,8 @@ def _together(data: Path, pick, label: str, thresholds: list[float] | None) -> d
     out: dict = {f"name-keyed ({label})": T.score(T.name_keyed(test_gold, test_written), test_gold, test_written)}
     linked = {}
     for t in thresholds or [threshold]:
-        pred = T.cluster(test_papers, concepts, replace(m, threshold=t))
-        name = f"kg people ({label})" if thresholds is None else f"kg people ({label}, threshold {t:g})"
+        pred = T.cluster(test_papers, concepts, rule(m, t))
+        name = f"kg people ({label})" if thresholds is None else f"kg people ({label}, threshold {t})"
         out[name] = T.score(pred, test_gold, test_written)
         linked[name] = wrong_joins(pred, test_gold, test_written, test_papers)
     return {**out, "_threshold": threshold, "_venues": held, "_papers": len(test_papers), "_wrong_shared_joins": linked}
@@ -227,18 +238,6 @@ def run_span(data: Path, thresholds: list[float] | None = None) -> dict:
         return sorted({p.venue for p in papers if in_span(p)})
 
     return _together(data, odd_years, f"{SPAN_SERIES}'s odd years together", thresholds)
-
-
-def _weighted(per_fold: list[dict]) -> dict:
-    """Per-fold scores averaged by each fold's mentions (of each source and hard set)."""
-    out = {}
-    for source in sorted({s for scores in per_fold for s in scores}, key=lambda s: (s != "all", s)):
-        rows = [scores[source] for scores in per_fold if source in scores]
-        out[source] = {"mentions": sum(r["mentions"] for r in rows)}
-        for k in ("b3", "shared_name", "variants"):
-            total = sum(r["mentions"] for r in rows) or 1
-            out[source][k] = tuple(sum(r["mentions"] * r[k][i] for r in rows) / total for i in range(3))
-    return out
 
 
 def run_ingest(data: Path, ids_file: Path) -> dict:
@@ -313,7 +312,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.mode in MODES:
         run = MODES[args.mode]
-        result = run(args.data, [float(t) for t in args.thresholds.split(",")] if args.thresholds else None)
+        result = run(args.data, [t if ":" in t else float(t) for t in args.thresholds.split(",")] if args.thresholds else None)
     else:
         result = run_ingest(args.data, args.ids or args.data / "author-ids-train.jsonl.gz")
     print(table({k: v for k, v in result.items() if not k.startswith("_")}))

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 
+from kg.authors.lookup import close_people
 from kg.explain import citation_mark, related_evidence
-from kg.graph.identity import author_key
 from kg.models import Author, Concept, Paper, PaperSource, ResearchArea
 from kg.store.base import EVERY_MENTION, PaperFilter, Store
 from kg.store.shapes import read_by_key
@@ -123,26 +122,13 @@ class Cards:
     def author_card(self, found: Author | None, name: str, limit: int) -> AuthorCard:
         """A person (``found`` for ``name``) with papers and co-authors, or close names when there is none."""
         if found is None:
-            return AuthorCard(None, suggestions=self._close_authors(name, limit))
+            return AuthorCard(None, suggestions=close_people(self.store, name, limit))
         papers = self.store.papers_of_authors([found.key])[0]
         named = [
             NamedCoauthor(c.author.key, c.author.name, c.joint_papers) for c in self.store.coauthor_answers([found.key], limit)[0]
         ]
         evidence = self.store.authorships_of_authors([found.key])[0][:limit]
         return AuthorCard(found, len(papers), papers[:limit], named, evidence=evidence)
-
-    def _close_authors(self, name: str, limit: int) -> list[Author]:
-        """Authors whose names share a word with ``name``, the most similar first."""
-        seen: dict[str, Author] = {}
-        for word in sorted(set(author_key(name).split()), key=len, reverse=True):
-            for a in self.store.find_authors(word, 0, 200).items:
-                seen.setdefault(a.key, a)
-        wanted = " ".join(sorted(author_key(name).split()))  # word order aside: 'lin wei' is close to 'wei lin'
-
-        def closeness(a: Author) -> float:
-            return difflib.SequenceMatcher(None, wanted, " ".join(sorted(a.key.split()))).ratio()
-
-        return sorted(seen.values(), key=lambda a: (-closeness(a), a.key))[:limit]
 
     def concept_card(self, found: Concept | None, limit: int) -> ConceptCard | None:
         if found is None:

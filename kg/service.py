@@ -11,7 +11,7 @@ from pathlib import Path
 from kg import deadline
 from kg.config import Settings
 from kg.authors import corrections
-from kg.authors.lookup import PersonHint, hints, people_named, person_hints, resolve, settled
+from kg.authors.lookup import PersonHint, close_people, hints, people_named, person_hints, resolve, settled
 from kg.errors import AmbiguousAuthor, InvalidArgument
 from kg.extract.abbreviations import keyword_parts
 from kg.extract.normalize import phrase_key
@@ -227,6 +227,12 @@ class KGService:
     def people(self, name: str) -> list[PersonHint]:
         """Everyone who bears a name, most papers first, with what tells them apart."""
         return people_named(self.store, name)
+
+    def nearest_people(self, name: str, limit: int = 5) -> list[PersonHint]:
+        """The people whose names are nearest to one no one bears ("did you mean"), nearest first."""
+        keys = [a.key for a in close_people(self.store, name, limit)]
+        hints = person_hints(self.store, keys)
+        return [hints[k] for k in keys if k in hints]
 
     def concept_key(self, name: str) -> str | None:
         """The key of the concept a user's spelling names (canonical name or any alias), if any."""

@@ -644,7 +644,14 @@ input.addEventListener("input", () => {
   timer = setTimeout(async () => {
     const mine = ++asked;
     const { suggest } = await api(`query S($p: String!) { suggest(prefix: $p, first: 5) { kind id label papers hint } }`, { p: prefix });
-    if (mine === asked) showSuggestions(suggest);
+    if (suggest.length || prefix.length < 3) { if (mine === asked) showSuggestions(suggest); return; }
+    // nothing begins so: the people whose names are nearest ("did you mean"), as `kg author` offers them
+    const { people } = await api(`query N($n: String!) { people(name: $n) { author { id name } paperCount bearsName hint } }`, { n: prefix });
+    if (mine === asked) {
+      showSuggestions(people.slice(0, 5).map((p) => ({
+        kind: "AUTHOR", id: p.author.id, label: p.author.name, papers: p.paperCount, hint: `${p.bearsName ? "" : "did you mean? "}${p.hint}`,
+      })));
+    }
   }, 120);
 });
 

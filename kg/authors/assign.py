@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from kg.authors.features import FEATURES, coauthor_block, features, name_level
+from kg.authors.features import FEATURES, coauthor_block, commonness, features, name_level
 from kg.authors.names import ParsedName, fold, parse_name, run_together, spelled_surname, twin_blocks
 from kg.authors.profile import Profile, venue_series
 from kg.extract.topics import decode
@@ -121,6 +121,16 @@ class PairModel:
     coef: tuple[float, ...]
     intercept: float
     threshold: float
+    # a name the literature prints often (its first given name with its surname on at least ``common_count``
+    # authorships of the training venues) needs this probability instead: more evidence, as more people bear it
+    common_threshold: float | None = None
+    common_count: int = 0
+
+    def threshold_for(self, name: ParsedName) -> float:
+        """The probability a mention of this name needs to join a known person."""
+        if self.common_threshold is None or commonness(name)[2] < math.log1p(self.common_count):
+            return self.threshold
+        return self.common_threshold
 
     def probability(self, x: Sequence[float]) -> float:
         z = self.intercept + sum(c * (v - m) / s for c, v, m, s in zip(self.coef, x, self.mean, self.scale))
@@ -137,6 +147,7 @@ class PairModel:
             "coef": list(self.coef),
             "intercept": self.intercept,
             "threshold": self.threshold,
+            **({"common_threshold": self.common_threshold, "common_count": self.common_count} if self.common_threshold else {}),
             **extra,
         }
 
@@ -144,7 +155,15 @@ class PairModel:
     def from_json(cls, d: dict) -> "PairModel":
         if d["features"] != list(FEATURES):
             raise ValueError("the author model was trained on other features: retrain it (python -m kg.training.authors)")
-        return cls(tuple(d["mean"]), tuple(d["scale"]), tuple(d["coef"]), d["intercept"], d["threshold"])
+        return cls(
+            tuple(d["mean"]),
+            tuple(d["scale"]),
+            tuple(d["coef"]),
+            d["intercept"],
+            d["threshold"],
+            d.get("common_threshold"),
+            d.get("common_count", 0),
+        )
 
 
 @lru_cache(maxsize=4)
@@ -347,10 +366,11 @@ class Assigner:
             for (person, _), p in zip(pairs, self.model.probabilities([x for _, x in pairs])):
                 if p > best_p or (p == best_p and person.key < best.key):  # a tie goes to the smaller key, in any order
                     best, best_p = person, p
-        if best is not None and best_p >= self.model.threshold:
+        threshold = self.model.threshold_for(m.name)
+        if best is not None and best_p >= threshold:
             return Decision(m, best, best_p, "model", explain(m, best.profile, best_p))
         why = (
-            f"someone new: the likeliest known {best.name} ({best.key}) scored {best_p:.2f}, under {self.model.threshold:g}"
+            f"someone new: the likeliest known {best.name} ({best.key}) scored {best_p:.2f}, under {threshold:g}"
             if best is not None
             else f"someone new: no one kg knew bears a name that fits {m.written}"
         )

@@ -2,16 +2,28 @@
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 
 from kg.authors.features import name_level, spelling_levels
-from kg.authors.names import NAME_EXACT, parse_name, spelled_surname, twin_blocks
+from kg.authors.names import NAME_EXACT, fold, parse_name, spelled_surname, twin_blocks
 from kg.authors.profile import Profile
 from kg.graph.identity import author_key, clean_author_name
 from kg.models import Author
 from kg.readers.formats import dblp_author_ids
 
-__all__ = ["NameLookup", "PersonHint", "hints", "name_lookup", "people_named", "person_hints", "resolve", "resolve_in", "settled"]
+__all__ = [
+    "close_people",
+    "NameLookup",
+    "PersonHint",
+    "hints",
+    "name_lookup",
+    "people_named",
+    "person_hints",
+    "resolve",
+    "resolve_in",
+    "settled",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +127,33 @@ def resolve(store, ref: str, *, heads: bool = False) -> tuple[str | None, list]:
     if lookup is None:
         return None, []
     return resolve_in(lookup, store.people_in_blocks(list(lookup.blocks), heads=heads))
+
+
+def close_people(store, name: str, limit: int) -> list[Author]:
+    """People whose names are nearest to one no one bears ("did you mean"), nearest first: those of its name blocks
+    (an initial, a given name misspelled), those any of its words begins a word of (accents and case folded: the
+    store's ``suggest``), and those whose id holds one of its words; by the likeness of their folded names, word
+    order aside (*Lin Wei* is near *Wei Lin*)."""
+    words = fold(name).split()
+    if not words:
+        return []
+    seen: dict[str, Author] = {}
+    lookup = name_lookup(name)
+    if lookup is not None:
+        for key, n, _, _ in store.people_in_blocks(list(lookup.blocks), heads=True):
+            seen.setdefault(key, Author(key, n))
+    for word in sorted(set(words), key=len, reverse=True):
+        for s in store.suggest(word, 50):
+            if s.kind == "author":
+                seen.setdefault(s.key, Author(s.key, s.label))
+        for a in store.find_authors(word, 0, 50).items:
+            seen.setdefault(a.key, a)
+    wanted = " ".join(sorted(words))
+
+    def nearness(a: Author) -> float:
+        return difflib.SequenceMatcher(None, wanted, " ".join(sorted(fold(a.name or a.key).split()))).ratio()
+
+    return sorted(seen.values(), key=lambda a: (-nearness(a), a.key))[:limit]
 
 
 def person_hints(store, keys: list[str], *, top: int = 3) -> dict[str, PersonHint]:

@@ -9,25 +9,29 @@ import math
 import re
 from collections import Counter, defaultdict
 
+from kg.authors.names import fold
+
 __all__ = ["BM25Index", "PrefixIndex", "tokenize", "words_of"]
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 
 
 def tokenize(text: str) -> list[str]:
-    return _TOKEN.findall(text.lower())
+    """The words full-text search indexes and looks up (accents folded, as in Neo4j's index: ``kg.authors.names.fold``)."""
+    return _TOKEN.findall(fold(text))
 
 
 _WORD = re.compile(r"[^\W_]+")
 
 
 def words_of(text: str) -> list[str]:
-    """Lower-cased runs of letters and digits, any script (as Lucene's standard tokenizer splits most names).
+    """Runs of letters and digits, any script, case and accents folded (as Lucene's standard tokenizer with ASCII
+    folding splits and folds most names).
 
     >>> words_of("Aapo Hyvärinen, sharpness-aware")
-    ['aapo', 'hyvärinen', 'sharpness', 'aware']
+    ['aapo', 'hyvarinen', 'sharpness', 'aware']
     """
-    return _WORD.findall(text.lower())
+    return _WORD.findall(fold(text))
 
 
 class BM25Index:

@@ -147,6 +147,25 @@ def test_search_sam_reaches_the_concept_page_with_the_apis_papers(seeds):
     seeds.shot("concept-sam")
 
 
+def test_names_are_found_as_people_type_them(seeds):
+    """Accents and case folded ("bartlomiej" finds Bartłomiej Twardowski); a name no one bears offers the people whose
+    names are nearest (did you mean), as `kg author` does."""
+    seeds.open("/")
+    seeds.page.fill("#q", "bartlomiej twar")
+    seeds.page.wait_for_selector("#suggestions li")
+    assert "Bartłomiej Twardowski" in seeds.page.inner_text("#suggestions")
+    seeds.page.fill("#q", "Bartlomiej Twardowsky")  # misspelled: nothing begins so
+    seeds.page.wait_for_function("document.querySelector('#suggestions').innerText.includes('did you mean')")
+    first = seeds.page.inner_text("#suggestions li")
+    assert "Bartłomiej Twardowski" in first
+    nearest = api(seeds.base, '{ people(name: "Bartlomiej Twardowsky") { author { id } bearsName } }')["people"]
+    assert nearest[0] == {"author": {"id": "bartłomiej twardowski"}, "bearsName": False}
+    seeds.page.keyboard.press("Enter")
+    seeds.page.wait_for_function("location.pathname.startsWith('/author/')")
+    seeds.wait_ready()
+    assert seeds.page.inner_text("#panel h1") == "Bartłomiej Twardowski"
+
+
 AUTHOR_NETWORK = "query($n: String!) { author(name: $n) { id network(depth: 2, first: 150) { nodes { id } edges { source } } } }"
 
 

@@ -19,7 +19,7 @@ FACETS = "{ paperFacets { years { year papers } venues { venue papers } } f: pap
 FILTERS = '{ papers(filter: {yearFrom: 2011, yearTo: 2021}) { totalCount edges { node { id year venue citations } } } v: papers(filter: {venue: "ACL 2022"}) { totalCount edges { node { id } } } }'
 ORDERS = "{ c: papers(orderBy: CITATIONS, first: 8) { edges { node { id citations } } } y: papers(orderBy: YEAR, first: 8) { edges { node { id year } } } }"
 INSTITUTIONS = '{ a: author(name: "Ryan Cotterell") { institutions { name papers } } b: author(name: "Wei Lin") { institutions { name papers } } }'
-SUGGEST = '{ a: suggest(prefix: "SAM") { kind id label papers } b: suggest(prefix: "first-ord", first: 3) { kind id label papers } c: suggest(prefix: "hyvä") { kind id } d: suggest(prefix: "wei l") { kind id } }'
+SUGGEST = '{ a: suggest(prefix: "SAM") { kind id label papers } b: suggest(prefix: "first-ord", first: 3) { kind id label papers } c: suggest(prefix: "hyvä") { kind id } d: suggest(prefix: "wei l") { kind id } e: suggest(prefix: "Hyvarinen") { kind id } f: suggest(prefix: "aapo HYVÄ") { kind id } }'
 NETWORK = '{ author(name: "Wei Lin") { network(depth: 2, first: 3) { totalNodes nodes { id } edges { source target weight } communities } } }'
 QUERIES = [
     "{ stats { papers authors concepts researchAreas coauthorEdges sharedConceptEdges } }",
@@ -179,6 +179,8 @@ def test_suggest_and_network_answer_what_the_data_says(both):
         )
         assert [s["kind"] for s in data["b"]].count("CONCEPT") <= 3
         assert {"kind": "AUTHOR", "id": "aapo hyvärinen"} in data["c"]
+        # as people type names: accents and case folded both ways
+        assert {"kind": "AUTHOR", "id": "aapo hyvärinen"} in data["e"] and {"kind": "AUTHOR", "id": "aapo hyvärinen"} in data["f"]
         assert {"kind": "AUTHOR", "id": "wei lin"} in data["d"]
         plain, inline, named = (
             run(client, '{ suggest(prefix: "wei l") { id ' + hint + " } }" + fragment)["suggest"]

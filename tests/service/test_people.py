@@ -251,8 +251,8 @@ def test_each_paper_says_why_it_is_that_persons(make_service, tmp_path):
 
 
 def _wei_wangs(tmp_path, ids: bool):
-    """Two researchers called Wei Wang who share nothing: one in robotics (ICRA, CoRL, RSS), one in data mining and
-    NLP (KDD, ACL, NAACL); with ids, their Semantic Scholar authorIds differ."""
+    """Two researchers called Wei Wang who share nothing: one in robotics (ICRA, CoRL, RSS, with Marco Hutter), one in
+    data mining and NLP (KDD, ACL, NAACL, with Jiawei Han); with ids, their Semantic Scholar authorIds differ."""
     robot = "We present a legged robot controller with model predictive control for locomotion on rough terrain."
     words = "We study graph mining and language models for knowledge discovery on text classification benchmarks."
     rows = []
@@ -264,8 +264,8 @@ def _wei_wangs(tmp_path, ids: bool):
                 "abstract": robot,
                 "venue": f"{venue} {2018 + i}",
                 "year": 2018 + i,
-                "authors": ["Wei Wang", f"Marco Rossi{'abcd'[i]}"],
-                "author_ids": ["s2:111", None] if ids else None,
+                "authors": ["Wei Wang", "Marco Hutter", f"Marco Rossi{'abcd'[i]}"],
+                "author_ids": ["s2:111", None, None] if ids else None,
             }
         )
     for i, venue in enumerate(["KDD", "ACL", "NAACL"]):
@@ -276,14 +276,14 @@ def _wei_wangs(tmp_path, ids: bool):
                 "abstract": words,
                 "venue": f"{venue} {2019 + i}",
                 "year": 2019 + i,
-                "authors": [f"Jane Doe{'abc'[i]}", "Wei Wang"],
-                "author_ids": [None, "s2:222"] if ids else None,
+                "authors": [f"Jane Doe{'abc'[i]}", "Wei Wang", "Jiawei Han"],
+                "author_ids": [None, "s2:222", None] if ids else None,
             }
         )
     return write_jsonl(tmp_path / "robots.jsonl", rows[:4]), write_jsonl(tmp_path / "words.jsonl", rows[4:])
 
 
-@pytest.mark.parametrize("ids", [True], ids=["with s2 ids"])
+@pytest.mark.parametrize("ids", [True, False], ids=["with s2 ids", "without ids"])
 @pytest.mark.parametrize("order", ["robots first", "words first", "at once"])
 def test_two_wei_wangs_who_share_nothing_stay_two(make_service, tmp_path, ids, order):
     robots, words = _wei_wangs(tmp_path, ids)

@@ -61,6 +61,11 @@ class PersonType:
     venues: list[str] = strawberry.field(description="Venues (without the year), most papers first (up to 3).")
     top_concepts: list[str] = strawberry.field(description="Concept names, most papers first (up to 3).")
     hint: str = strawberry.field(description="All of that in one line.")
+    bears_name: bool = strawberry.field(
+        default=True,
+        description="Whether they bear the name asked for; false when no one does and these are the people whose "
+        "names are nearest to it (did you mean), nearest first.",
+    )
 
 
 @strawberry.input(name="PaperFilter", description="All given fields must hold (AND).")
@@ -183,9 +188,15 @@ class Query:
             found = await info.context.call(info.context.service.author, ref)
         return AuthorType(model=found) if found else None
 
-    @strawberry.field(description="Everyone who bears a name, most papers first, each with what tells them apart.")
+    @strawberry.field(
+        description="Everyone who bears a name (accents, case, initials and word order as people type them), most papers "
+        "first, each with what tells them apart; when no one does, the people whose names are nearest (`bearsName` false)."
+    )
     async def people(self, info: Info, name: str) -> list[PersonType]:
         found = await info.context.call(info.context.service.people, name)
+        exact = bool(found)
+        if not exact:
+            found = await info.context.call(info.context.service.nearest_people, name)
         return [
             PersonType(
                 author=AuthorType(model=p.author),
@@ -196,6 +207,7 @@ class Query:
                 venues=list(p.venues),
                 top_concepts=list(p.concepts),
                 hint=p.describe(),
+                bears_name=exact,
             )
             for p in found
         ]
