@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
 from collections.abc import Iterable
 from typing import TextIO
@@ -11,7 +12,8 @@ from pathlib import Path
 
 import click
 
-from kg.config import get_settings
+from kg.cli_answers import cli_settings
+from kg.config import Settings
 from kg.errors import KGError
 
 __all__ = ["main"]
@@ -21,7 +23,7 @@ def _service():
     from kg.service import KGService
     from kg.store import open_store
 
-    settings = get_settings()
+    settings = cli_settings()
     return KGService(open_store(settings), settings)
 
 
@@ -42,21 +44,19 @@ class _Group(click.Group):
 
 
 @click.group(cls=_Group)
+@click.pass_context
 @click.version_option(package_name="kg")
 @click.option(
     "--data-dir",
     type=click.Path(file_okay=False, path_type=Path),
     help="The embedded store's folder, for every command (else KG_DATA_DIR, else the per-user data folder).",
 )
-def main(data_dir: Path | None) -> None:
+def main(ctx: click.Context, data_dir: Path | None) -> None:
     """A knowledge graph of research literature."""
     # The Neo4j driver logs each connection retry; kg says once, clearly, what is wrong.
     logging.getLogger("neo4j").setLevel(logging.ERROR)
-    if data_dir is not None:
-        import os
-
-        os.environ["KG_DATA_DIR"] = str(data_dir)
-        get_settings.cache_clear()
+    # the settings, made once here and read by every command (``cli_settings``)
+    ctx.obj = Settings(KG_DATA_DIR=data_dir) if data_dir is not None else Settings()
 
 
 @main.command()
@@ -134,7 +134,7 @@ def _ingest_spark(paths, skip_invalid: bool, master: str | None, output: str, st
         raise click.ClickException(f"the Spark engine needs pyspark: pip install 'kg[spark]' ({exc})") from exc
     if skip_invalid:
         raise click.UsageError("--skip-invalid is not available with --engine spark: fix or remove the bad records first")
-    for line in summary_lines(ingest_spark(paths, get_settings(), master=master, output=output, stages_dir=stages)):
+    for line in summary_lines(ingest_spark(paths, cli_settings(), master=master, output=output, stages_dir=stages)):
         click.echo(line)
 
 
@@ -247,6 +247,8 @@ def serve(host: str, port: int, workers: int, access_log: bool) -> None:
         click.echo(f"warning: {exc}; serving anyway, /healthz answers 503 until it is reachable", err=True)
     if workers > 1:  # each worker process builds its own app and store from the same settings
         service.close()
+        if service.settings.neo4j_uri is None:  # a worker is an entry point of its own: it is told the folder
+            os.environ["KG_DATA_DIR"] = str(service.settings.data_dir)
         uvicorn.run(
             "kg.api.app:app_from_settings",
             factory=True,

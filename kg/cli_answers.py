@@ -14,13 +14,20 @@ from pathlib import Path
 import click
 
 from kg.cards import Cards
-from kg.config import get_settings
+from kg.config import Settings
 from kg.errors import AmbiguousAuthor, KGError
 
-__all__ = ["COMMANDS"]
+__all__ = ["COMMANDS", "cli_settings"]
 
 _json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 _first_option = click.option("--first", default=10, show_default=True, type=click.IntRange(1, 100), help="How many to list.")
+
+
+def cli_settings() -> Settings:
+    """The settings ``kg`` made once, at its entry point (``kg.cli.main``: the environment and ``--data-dir``)."""
+    ctx = click.get_current_context(silent=True)
+    found = ctx.find_root().obj if ctx is not None else None
+    return found if isinstance(found, Settings) else Settings()
 
 
 def _with_service(fn: Callable, missing: Callable[[object], str | None] | None = None):
@@ -29,7 +36,7 @@ def _with_service(fn: Callable, missing: Callable[[object], str | None] | None =
     from kg.service import KGService
     from kg.store import open_store
 
-    settings = get_settings()
+    settings = cli_settings()
     service = KGService(open_store(settings), settings)
     try:
         found = fn(service)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from kg.config import get_settings
+from kg.cli_answers import cli_settings
 
 __all__ = ["neo4j"]
 
@@ -19,7 +19,7 @@ def neo4j() -> None:
 def _local(port: int, data: str | None):
     from kg.store.neo4j.local_server import NEO4J_VERSION, LocalNeo4j
 
-    settings = get_settings()
+    settings = cli_settings()
     return LocalNeo4j(
         data_dir=Path(data) if data else settings.local_neo4j_dir,
         port=port,

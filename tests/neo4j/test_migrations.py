@@ -87,3 +87,15 @@ def test_kg_migrate_command_twice(fresh_records, tmp_path):
     assert "applied V0001__constraints.cypher" in first.stdout and "applied V0002__fulltext_and_indexes.cypher" in first.stdout
     second = subprocess.run([sys.executable, "-m", "kg.cli", "migrate"], env=env, capture_output=True, text=True, timeout=120)
     assert second.returncode == 0 and "up to date" in second.stdout
+
+
+def test_another_migrations_folder_comes_from_the_settings(tmp_path):
+    """KG_MIGRATIONS_DIR reaches the store through the settings made at the entry point (nothing below reads them)."""
+    from kg.config import Settings
+    from kg.store.neo4j.store import Neo4jStore
+
+    store = Neo4jStore.from_settings(Settings(NEO4J_URI="bolt://127.0.0.1:1", KG_MIGRATIONS_DIR=tmp_path))
+    try:
+        assert store.migrations_dir == tmp_path
+    finally:
+        store.close()

@@ -8,7 +8,7 @@ import os
 from click.testing import CliRunner
 
 from kg.cli import main
-from kg.config import Settings, get_settings
+from kg.config import Settings
 
 from helpers import ROOT, SAMPLES
 
@@ -34,14 +34,12 @@ def test_data_dir_chooses_the_store_for_every_command(tmp_path, monkeypatch):
         assert stats.exit_code == 0 and f"reading the embedded store at {store.resolve()}" in stats.stderr
         papers = int(next(line.split()[-1] for line in stats.stdout.splitlines() if line.startswith("papers")))
         assert papers > 0
-        os.environ.pop("KG_DATA_DIR")  # --data-dir set it for this process
-        get_settings.cache_clear()
+        assert "KG_DATA_DIR" not in os.environ  # --data-dir goes into the settings kg makes once, not the environment
         empty = runner.invoke(main, ["author", "Wei Lin"])  # the default store, which holds nothing
         assert empty.exit_code == 1
         assert f"the embedded store at {(tmp_path / 'xdg' / 'kg').resolve()} holds no papers" in empty.stderr
     finally:
-        os.environ.pop("KG_DATA_DIR", None)  # --data-dir sets it for the process
-        get_settings.cache_clear()
+        os.environ.pop("KG_DATA_DIR", None)
 
 
 def test_a_verbose_ingest_says_where_each_chunks_time_went(tmp_path):

@@ -19,7 +19,7 @@ from kg.api.graphql.plan import compile_operation
 from kg.api.graphql.queries import Query
 from kg.api.graphql.run_plan import SUPPORTED, PlanRun
 from kg.api.guards import public_message
-from kg.config import Settings, get_settings
+from kg.config import Settings
 from kg.errors import AnswerTooLarge, DeadlineExceeded, InvalidArgument, KGError
 
 __all__ = ["build_schema", "schema_sdl", "KGSchema", "PlannedExecution", "PLAN_COUNTS"]
@@ -134,7 +134,7 @@ class KGSchema(Schema):
 
 
 def build_schema(max_depth: int | None = None, *, settings: Settings | None = None) -> Schema:
-    settings = settings or get_settings()
+    settings = settings or Settings()  # the defaults, unless the app passes its own
     depth = max_depth if max_depth is not None else settings.max_depth
     lengths = ListLengths()
     schema = KGSchema(

@@ -33,11 +33,9 @@ class Migration:
 
 
 def default_migrations_dir() -> Path:
-    """$KG_MIGRATIONS_DIR, else the migrations kg ships (``kg/store/neo4j/migrations``; ``migrations/`` in a checkout links there)."""
-    from kg.config import get_settings
-
-    configured = get_settings().migrations_dir
-    return configured if configured is not None else Path(__file__).resolve().parent / "migrations"
+    """The migrations kg ships (``kg/store/neo4j/migrations``; ``migrations/`` in a checkout links there). Another
+    folder (``KG_MIGRATIONS_DIR``) comes from the settings, through ``Neo4jStore.migrations_dir``."""
+    return Path(__file__).resolve().parent / "migrations"
 
 
 def _statements(text: str) -> tuple[str, ...]:

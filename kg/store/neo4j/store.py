@@ -8,6 +8,7 @@ import re
 import secrets
 import socket
 import time
+from pathlib import Path
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -57,10 +58,13 @@ class Neo4jStore(Neo4jPeople, Neo4jYears, Neo4jBatchedReads, Store):
 
     kind = "neo4j"
 
-    def __init__(self, driver: neo4j.Driver, *, database: str = "neo4j", batch_size: int = 1000) -> None:
+    def __init__(
+        self, driver: neo4j.Driver, *, database: str = "neo4j", batch_size: int = 1000, migrations_dir: Path | None = None
+    ) -> None:
         self.driver = driver
         self.database = database
         self.batch_size = batch_size
+        self.migrations_dir = migrations_dir  # None: the migrations kg ships
         self.queries_run = 0  # Cypher statements sent, for measurements
         self._unreachable_until = 0.0  # after a failed connection, reads fail fast until then
         self._lease: str | None = None  # the ingest lease this store holds, if any
@@ -68,7 +72,12 @@ class Neo4jStore(Neo4jPeople, Neo4jYears, Neo4jBatchedReads, Store):
     @classmethod
     def from_settings(cls, settings: Settings) -> "Neo4jStore":
         driver = GraphDatabase.driver(settings.neo4j_uri, auth=neo4j_auth(settings), **DRIVER_OPTIONS)
-        return cls(driver, database=settings.neo4j_database, batch_size=settings.neo4j_batch_size)
+        return cls(
+            driver,
+            database=settings.neo4j_database,
+            batch_size=settings.neo4j_batch_size,
+            migrations_dir=settings.migrations_dir,
+        )
 
     def async_tree_reads(self, settings: Settings):
         """Compiled operations in one query on the async driver, for the calling event loop (``async_reads.py``)."""
@@ -83,7 +92,7 @@ class Neo4jStore(Neo4jPeople, Neo4jYears, Neo4jBatchedReads, Store):
     def migrate(self) -> list[str]:
         self._verify_connectivity()
         with self._driver_errors("a migration failed"):
-            return [m.path.name for m in apply_migrations(self.driver, self.database)]
+            return [m.path.name for m in apply_migrations(self.driver, self.database, self.migrations_dir)]
 
     # -- running Cypher -------------------------------------------------------------------
     @contextmanager
@@ -129,7 +138,7 @@ class Neo4jStore(Neo4jPeople, Neo4jYears, Neo4jBatchedReads, Store):
 
     def check(self) -> None:
         self._verify_connectivity()
-        ensure_current(self.driver, self.database)
+        ensure_current(self.driver, self.database, self.migrations_dir)
 
     # -- writing ----------------------------------------------------------------------------
     def _write(self, cypher: str, /, **params) -> list[dict]:
