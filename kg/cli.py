@@ -7,7 +7,7 @@ import logging
 import os
 import sys
 from collections.abc import Iterable
-from typing import TextIO
+from typing import Any, TextIO
 from pathlib import Path
 
 import click
@@ -245,33 +245,18 @@ def serve(host: str, port: int, workers: int, access_log: bool) -> None:
     except StoreUnavailable as exc:
         # Serve anyway: /healthz says 503 and queries say why until the store is back.
         click.echo(f"warning: {exc}; serving anyway, /healthz answers 503 until it is reachable", err=True)
+    served: dict[str, Any] = dict(
+        host=host, port=port, log_level="info", access_log=access_log, proxy_headers=trusting, forwarded_allow_ips=allowed
+    )
     if workers > 1:  # each worker process builds its own app and store from the same settings
         service.close()
         if service.settings.neo4j_uri is None:  # a worker is an entry point of its own: it is told the folder
             os.environ["KG_DATA_DIR"] = str(service.settings.data_dir)
-        uvicorn.run(
-            "kg.api.app:app_from_settings",
-            factory=True,
-            workers=workers,
-            host=host,
-            port=port,
-            log_level="info",
-            access_log=access_log,
-            proxy_headers=trusting,
-            forwarded_allow_ips=allowed,
-        )
+        uvicorn.run("kg.api.app:app_from_settings", factory=True, workers=workers, **served)
         return
     app = create_app(service, owns_service=True)
     prepare_to_serve(app, service)
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level="info",
-        access_log=access_log,
-        proxy_headers=trusting,
-        forwarded_allow_ips=allowed,
-    )
+    uvicorn.run(app, **served)
 
 
 @main.command()

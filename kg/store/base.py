@@ -251,9 +251,10 @@ class Store(BatchedReads):
         keys no paper holds left out: what ``kg.works`` treats as hard evidence."""
 
     @abstractmethod
-    def papers_in_blocks(self, blocks: Sequence[str]) -> dict[str, list[str]]:
+    def papers_in_blocks(self, blocks: Sequence[str], limit: int | None = None) -> dict[str, list[str]]:
         """The papers whose records' titles fall in each block (``kg.works.fold.title_blocks``), by id; empty
-        blocks left out."""
+        blocks left out. With ``limit``, a block holding more papers gives that many of them, no more: the caller
+        wants to know only that it holds many (a common title word), not which."""
 
     def work_records(self, ids: Sequence[str]) -> dict[str, list[tuple[list[str], str, Signature]]]:
         """What matching compares of each stored paper: for each of its records, the keys it carried, the file it was

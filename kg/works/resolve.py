@@ -44,7 +44,7 @@ class WorkLookup(Protocol):
 
     def papers_known_by(self, keys: Sequence[str]) -> dict[str, str]: ...  # key -> the paper it names
 
-    def papers_in_blocks(self, blocks: Sequence[str]) -> dict[str, list[str]]: ...  # block -> paper ids
+    def papers_in_blocks(self, blocks: Sequence[str], limit: int | None = None) -> dict[str, list[str]]: ...  # block -> ids
 
     def work_records(
         self, ids: Sequence[str]
@@ -98,7 +98,8 @@ class Works:
         self.model = model or load_model()
         self.vocabulary = vocabulary or load_vocabulary()
         self.by_key: dict[str, str] = {}
-        self.by_block: dict[str, list[str]] = {}
+        self.by_block: dict[str, dict[str, None]] = {}  # block -> its papers (in the order they came), if not common
+        self.common: set[str] = set()  # blocks holding more than BLOCK_CAP papers
         self.papers: dict[str, Known] = {}
         self._asked_keys: set[str] = set()
         self._asked_blocks: set[str] = set()
@@ -114,8 +115,12 @@ class Works:
         self._asked_keys.update(keys)
         self._asked_blocks.update(blocks)
         found = self.lookup.papers_known_by(keys) if keys else {}
-        in_blocks = self.lookup.papers_in_blocks(blocks) if blocks else {}
-        wanted = sorted(({*found.values()} | {p for ps in in_blocks.values() for p in ps}) - self.papers.keys())
+        in_blocks = self.lookup.papers_in_blocks(blocks, limit=BLOCK_CAP + 1) if blocks else {}
+        for block, pids in in_blocks.items():
+            self._add_to_block(block, pids)
+        # the papers its records can be compared with: those named by their keys, those of their uncommon blocks
+        named = {*found.values(), *(p for b in in_blocks for p in self.by_block.get(b, ()))}
+        wanted = sorted(named - self.papers.keys())
         for pid in wanted:
             self.papers.setdefault(pid, Known(pid, stored=True))
         for pid, rows in (self.lookup.work_records(wanted) if wanted else {}).items():
@@ -125,9 +130,17 @@ class Works:
                 known.signatures.append((file, sig))
                 self.by_key.update((k, pid) for k in keys_of if k not in self.by_key and k not in self.freed)
         self.by_key.update((k, p) for k, p in found.items() if k not in self.by_key and k not in self.freed)
-        for block, pids in in_blocks.items():
-            members = self.by_block.setdefault(block, [])
-            members.extend(p for p in pids if p not in members)
+
+    def _add_to_block(self, block: str, pids: Iterable[str]) -> None:
+        """Papers into a block's members; a block past ``BLOCK_CAP`` is only remembered as common (its members,
+        thousands for a word like 'learning', would cost a look-up each and never be compared)."""
+        if block in self.common:
+            return
+        members = self.by_block.setdefault(block, {})
+        members.update(dict.fromkeys(pids))
+        if len(members) > BLOCK_CAP:
+            self.common.add(block)
+            del self.by_block[block]
 
     # -- assigning -----------------------------------------------------------------------------------
     def assign(self, record: SourceRecord, own: str | None = None) -> Decision:
@@ -166,9 +179,7 @@ class Works:
         typed = [k for k in keys if kind_of(k)]
         shared: Counter[str] = Counter()
         for block in title_blocks(record.title, self.vocabulary):
-            members = self.by_block.get(block, ())
-            if len(members) <= BLOCK_CAP:  # a title word this common tells nothing
-                shared.update(members)
+            shared.update(self.by_block.get(block, {}).keys())  # a common block (a title word that tells nothing) has none
         pairs: list[tuple[str, list[float]]] = []
         for pid, _ in heapq.nsmallest(CANDIDATES, shared.items(), key=lambda x: (-x[1], x[0])):
             known = self.papers[pid]
@@ -194,9 +205,7 @@ class Works:
         if decision.signature is not None:
             known.signatures.append((decision.record.source, decision.signature))
         for block in title_blocks(decision.record.title, self.vocabulary):
-            members = self.by_block.setdefault(block, [])
-            if pid not in members:
-                members.append(pid)
+            self._add_to_block(block, (pid,))
 
 
 def _plausible(a: Signature, b: Signature) -> bool:

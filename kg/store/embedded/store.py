@@ -193,9 +193,9 @@ class EmbeddedStore(Lookups, YearReads, EmbeddedBatchedReads, Store):
                     out[key] = min(papers)
         return out
 
-    def papers_in_blocks(self, blocks: Sequence[str]) -> dict[str, list[str]]:
+    def papers_in_blocks(self, blocks: Sequence[str], limit: int | None = None) -> dict[str, list[str]]:
         index = self._cached("work_blocks", self._work_blocks)
-        return {b: list(index[b]) for b in blocks if b in index}
+        return {b: index[b][:limit] for b in blocks if b in index}
 
     def _work_blocks(self) -> dict[str, list[str]]:
         index: dict[str, list[str]] = {}

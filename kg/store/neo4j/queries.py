@@ -72,9 +72,14 @@ PEOPLE_HEADS_IN_BLOCKS: LiteralString = (
 )
 EXISTING_PAPERS: LiteralString = "UNWIND $ids AS id MATCH (p:Paper {id: id}) RETURN p.id AS id"
 PAPERS_KNOWN_BY: LiteralString = "UNWIND $keys AS k MATCH (:Ref {key: k})<-[:KNOWN_AS]-(p:Paper) RETURN k AS key, min(p.id) AS id"
-PAPERS_IN_BLOCKS: LiteralString = (
-    "UNWIND $blocks AS b MATCH (:WorkBlock {key: b})<-[:IN_BLOCK]-(p:Paper) RETURN b AS block, collect(p.id) AS ids"
-)
+# A block holding more than $limit papers gives $limit of them (read lazily, not all collected then cut).
+PAPERS_IN_BLOCKS: LiteralString = """
+UNWIND $blocks AS b
+MATCH (w:WorkBlock {key: b})
+CALL (w) { MATCH (w)<-[:IN_BLOCK]-(p:Paper) RETURN p.id AS id LIMIT $limit }
+WITH b, collect(id) AS ids WHERE size(ids) > 0
+RETURN b AS block, ids
+"""
 SOURCES_OF_PAPERS: LiteralString = "UNWIND $ids AS id MATCH (p:Paper {id: id}) RETURN id, coalesce(p.sources, []) AS sources"
 PAPERS_WITH_CONCEPTS: LiteralString = """
 UNWIND $keys AS k

@@ -187,8 +187,9 @@ class Neo4jStore(Neo4jPeople, Neo4jYears, Neo4jBatchedReads, Store):
     def papers_known_by(self, keys: Sequence[str]) -> dict[str, str]:
         return {r["key"]: r["id"] for r in self._read(cypher.PAPERS_KNOWN_BY, keys=list(keys))}
 
-    def papers_in_blocks(self, blocks: Sequence[str]) -> dict[str, list[str]]:
-        return {r["block"]: sorted(r["ids"]) for r in self._read(cypher.PAPERS_IN_BLOCKS, blocks=list(blocks))}
+    def papers_in_blocks(self, blocks: Sequence[str], limit: int | None = None) -> dict[str, list[str]]:
+        rows = self._read(cypher.PAPERS_IN_BLOCKS, blocks=list(blocks), limit=2**62 if limit is None else limit)
+        return {r["block"]: sorted(r["ids"]) for r in rows}
 
     def papers_with_concepts(self, keys: Sequence[str]) -> dict[str, list[Posting]]:
         return {r["key"]: sorted(tuple(x) for x in r["papers"]) for r in self._read(cypher.PAPERS_WITH_CONCEPTS, keys=list(keys))}

@@ -184,13 +184,7 @@ CALL (p, g) { MATCH (g)-[:KNOWN_AS]->(k:Ref) MERGE (p)-[:KNOWN_AS]->(k) }
 CALL (p, g) { MATCH (g)-[:IN_AREA]->(a:ResearchArea) MERGE (p)-[:IN_AREA]->(a) }
 CALL (p, g) { MATCH (g)-[:IN_BLOCK]->(b:WorkBlock) MERGE (p)-[:IN_BLOCK]->(b) }
 """
-MERGED_CITES: LiteralString = """
-UNWIND $rows AS row
-MATCH (p:Paper {id: row.paper})
-MERGE (k:Ref {key: row.key})
-MERGE (p)-[c:CITES]->(k)
-ON CREATE SET c.n = row.n
-"""
+MERGED_CITES: LiteralString = MERGE_CITES  # the citations of the papers merged away, onto the one kept
 REMOVE_PAPERS: LiteralString = """
 UNWIND $rows AS row
 MATCH (g:Paper {id: row.id})
@@ -332,6 +326,20 @@ def correction_rows(c: PeopleCorrection | None) -> dict[str, list[dict]]:
     }
 
 
+def _paper_fields(p, batch: GraphBatch) -> dict:
+    """What a paper's record gives it, new or updated by a later record: its fields and its sources."""
+    return {
+        "id": p.id,
+        "title": p.title,
+        "label": p.label,
+        "abstract": p.abstract,
+        "venue": p.venue,
+        "year": p.year,
+        "citations": p.citations,
+        "sources": [s.encode() for s in batch.sources.get(p.id, ())],
+    }
+
+
 def batch_rows(batch: GraphBatch) -> dict[str, list[dict]]:
     """The ``$rows`` of each write statement, by the names ``WRITES`` gives them."""
     people = [*batch.authors, *(batch.correction.people if batch.correction is not None else ())]
@@ -340,33 +348,14 @@ def batch_rows(batch: GraphBatch) -> dict[str, list[dict]]:
         **paper_correction_rows(batch.paper_correction),
         "papers": [
             {
-                "id": p.id,
-                "title": p.title,
-                "label": p.label,
-                "abstract": p.abstract,
-                "venue": p.venue,
-                "year": p.year,
+                **_paper_fields(p, batch),
                 "authors_truncated": p.authors_truncated,
                 "concept_norm": p.concept_norm,
-                "citations": p.citations,
                 "topic": p.topic,
-                "sources": [s.encode() for s in batch.sources.get(p.id, ())],
             }
             for p in batch.papers
         ],
-        "paper_updates": [
-            {
-                "id": p.id,
-                "title": p.title,
-                "label": p.label,
-                "abstract": p.abstract,
-                "venue": p.venue,
-                "year": p.year,
-                "citations": p.citations,
-                "sources": [s.encode() for s in batch.sources.get(p.id, ())],
-            }
-            for p in batch.updates
-        ],
+        "paper_updates": [_paper_fields(p, batch) for p in batch.updates],
         "blocks": [{"paper": p, "key": k} for p, k in batch.blocks],
         "authors": [{"key": a.key, "name": a.name, "block": a.block or None, "profile": a.profile or None} for a in people],
         "areas": [
