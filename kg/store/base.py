@@ -35,8 +35,7 @@ from kg.models import (
 )
 
 from kg.store.reads import Read, read_level_by_level
-from kg.works.features import Signature
-from kg.works.merge import filled, source_signature
+from kg.works.merge import filled_fields
 from kg.store.shapes import (  # noqa: F401  (re-exported: the interface speaks in them)
     COAUTHORS_FIRST,
     EVERY_MENTION,
@@ -256,16 +255,18 @@ class Store(BatchedReads):
         blocks left out. With ``limit``, a block holding more papers gives that many of them, no more: the caller
         wants to know only that it holds many (a common title word), not which."""
 
-    def work_records(self, ids: Sequence[str]) -> dict[str, list[tuple[list[str], str, Signature]]]:
+    def work_records(self, ids: Sequence[str]) -> dict[str, list[tuple[list[str], str, dict]]]:
         """What matching compares of each stored paper: for each of its records, the keys it carried, the file it was
-        read from and its signature (a paper stored before kg kept sources: its own fields, no keys)."""
-        out: dict[str, list[tuple[list[str], str, Signature]]] = {}
+        read from and its fields (``kg.works.merge.filled``; a paper stored before kg kept sources: its own fields,
+        no keys)."""
+        out: dict[str, list[tuple[list[str], str, dict]]] = {}
         for paper, sources in zip(self.papers_by_ids(ids), self.sources_of_papers(ids)):
             if paper is None:
                 continue
             if not sources:
                 sources = [PaperSource(paper.id, "", "", 0, "")]
-            out[paper.id] = [(s.data.get("keys") or [], s.file, source_signature(s)) for s in filled(sources, paper)]
+            data = filled_fields([s.data for s in sources], paper)
+            out[paper.id] = [(d.get("keys") or [], s.file, d) for s, d in zip(sources, data)]
         return out
 
     @abstractmethod

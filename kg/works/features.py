@@ -80,6 +80,11 @@ def signature(title: str | None, authors: Sequence[str], year: int | None, venue
     )
 
 
+def title_content(title: str | None) -> frozenset[str]:
+    """A title's content words, as ``Signature.content`` holds them."""
+    return frozenset(w for w in title_words(title) if w not in STOPWORDS)
+
+
 def _trigrams(title: str) -> frozenset[str]:
     text = title.replace(" ", "")
     return frozenset(text[i : i + 3] for i in range(len(text) - 2))

@@ -24,7 +24,17 @@ from kg.models import Paper, PaperSource, SourceRecord
 from kg.readers._lines import strip_boilerplate
 from kg.works.features import Signature, signature
 
-__all__ = ["source_of", "fields_of", "merged_record", "record_of_source", "filled", "slim", "source_signature", "Fields"]
+__all__ = [
+    "source_of",
+    "fields_of",
+    "merged_record",
+    "record_of_source",
+    "filled",
+    "slim",
+    "source_signature",
+    "fields_signature",
+    "Fields",
+]
 
 _PREPRINT_VENUE = re.compile(r"\b(?:arxiv|biorxiv|medrxiv|ssrn|preprints?|corr|research square|techrxiv|osf)\b", re.I)
 _PREPRINT_FORMAT = re.compile(r"arxiv", re.I)
@@ -78,8 +88,15 @@ def filled(sources: Sequence[PaperSource], paper: Paper) -> list[PaperSource]:
     citations and abstract on itself only (``slim``), and they are read back from it."""
     if len(sources) != 1 or "title" in sources[0].data:
         return list(sources)
+    return [replace(sources[0], fields=_dumps(filled_fields([sources[0].data], paper)[0]))]
+
+
+def filled_fields(data: Sequence[dict], paper: Paper) -> list[dict]:
+    """``filled`` on the sources' fields (``PaperSource.data``), read once."""
+    if len(data) != 1 or "title" in data[0]:
+        return list(data)
     own = {"title": paper.title, "venue": paper.venue, "year": paper.year, "citations": paper.citations}
-    return [replace(sources[0], fields=_dumps({**sources[0].data, **own, "abstract": paper.abstract or None}))]
+    return [{**data[0], **own, "abstract": paper.abstract or None}]
 
 
 def slim(sources: Sequence[PaperSource]) -> list[PaperSource]:
@@ -91,7 +108,11 @@ def slim(sources: Sequence[PaperSource]) -> list[PaperSource]:
 
 def source_signature(source: PaperSource) -> Signature:
     """What matching compares of a source (filled: ``filled``)."""
-    f = source.data
+    return fields_signature(source.data)
+
+
+def fields_signature(f: dict) -> Signature:
+    """What matching compares of a source's fields."""
     return signature(f.get("title"), f.get("authors") or (), f.get("year"), f.get("venue"), f.get("abstract"))
 
 

@@ -19,15 +19,16 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from kg.graph.identity import paper_id
 from kg.models import SourceRecord
-from kg.works.features import Signature, extra_words, features, signature, venue_kind
+from kg.works.features import Signature, extra_words, features, signature, title_content, venue_kind
 from kg.works.fold import Vocabulary, load_vocabulary, title_blocks
 from kg.works.keys import conflict, joining_keys, kind_of, source_key
+from kg.works.merge import fields_signature
 from kg.works.model import WorkModel, load_model
 
 __all__ = ["WorkLookup", "Known", "Decision", "Works", "record_signature", "CANDIDATES", "ABSTRACT_AGREEMENT"]
@@ -46,9 +47,7 @@ class WorkLookup(Protocol):
 
     def papers_in_blocks(self, blocks: Sequence[str], limit: int | None = None) -> dict[str, list[str]]: ...  # block -> ids
 
-    def work_records(
-        self, ids: Sequence[str]
-    ) -> dict[str, list[tuple[list[str], str, Signature]]]: ...  # (keys, file, signature)s
+    def work_records(self, ids: Sequence[str]) -> dict[str, list[tuple[list[str], str, dict]]]: ...  # (keys, file, fields)s
 
 
 @dataclass(slots=True)
@@ -57,11 +56,37 @@ class Known:
 
     id: str
     keys: set[str] = field(default_factory=set)
-    signatures: list[tuple[str, Signature]] = field(default_factory=list)  # (the file it was read from, signature)
     stored: bool = False
+    # one per record, the stored ones first: [the file it was read from, its fields, its title's content words,
+    # its signature], the last two made on first need (most stored papers read for a chunk are never compared)
+    records: list[list] = field(default_factory=list)
 
     def typed(self) -> set[str]:
         return {k for k in self.keys if kind_of(k)}
+
+    def read(self, file: str, fields: dict) -> None:
+        self.records.append([file, fields, None, None])
+
+    def add(self, file: str, sig: Signature) -> None:
+        self.records.append([file, None, sig.content, sig])
+
+    @property
+    def signatures(self) -> list[tuple[str, Signature]]:
+        return [(r[0], self._signed(r)) for r in self.records]
+
+    def comparable(self, content: frozenset[str]) -> Iterator[tuple[str, Signature]]:
+        """The records whose titles may be one with a title of these content words (``_titles_meet``)."""
+        for r in self.records:
+            if r[2] is None:
+                r[2] = title_content(r[1].get("title"))
+            if _titles_meet(content, r[2]):
+                yield r[0], self._signed(r)
+
+    @staticmethod
+    def _signed(r: list) -> Signature:
+        if r[3] is None:
+            r[3] = fields_signature(r[1])
+        return r[3]
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,18 +143,35 @@ class Works:
         in_blocks = self.lookup.papers_in_blocks(blocks, limit=BLOCK_CAP + 1) if blocks else {}
         for block, pids in in_blocks.items():
             self._add_to_block(block, pids)
-        # the papers its records can be compared with: those named by their keys, those of their uncommon blocks
-        named = {*found.values(), *(p for b in in_blocks for p in self.by_block.get(b, ()))}
-        wanted = sorted(named - self.papers.keys())
-        for pid in wanted:
-            self.papers.setdefault(pid, Known(pid, stored=True))
-        for pid, rows in (self.lookup.work_records(wanted) if wanted else {}).items():
-            known = self.papers[pid]
-            for keys_of, file, sig in rows:
-                known.keys.update(keys_of)
-                known.signatures.append((file, sig))
-                self.by_key.update((k, pid) for k in keys_of if k not in self.by_key and k not in self.freed)
+        # read now: the papers their keys name, and each record's likeliest candidates as the store has them (those
+        # sharing the most uncommon blocks with it: what ``_likeliest`` compares, but for a paper of this chunk
+        # taking a place, or a block turning common; ``_likeliest`` reads any other it needs then)
+        candidates = set(found.values())
+        for record in records:
+            candidates.update(pid for pid, _ in self._ranked(record))
+        self._load(candidates)
         self.by_key.update((k, p) for k, p in found.items() if k not in self.by_key and k not in self.freed)
+
+    def _load(self, pids: Iterable[str]) -> None:
+        """Stored papers into ``papers``: their keys now, their records' signatures when first compared."""
+        wanted = sorted({p for p in pids if p not in self.papers})
+        if not wanted or self.lookup is None:
+            return
+        for pid in wanted:
+            self.papers[pid] = Known(pid, stored=True)
+        for pid, rows in self.lookup.work_records(wanted).items():
+            known = self.papers[pid]
+            for keys_of, file, fields in rows:
+                known.keys.update(keys_of)
+                known.read(file, fields)
+                self.by_key.update((k, pid) for k in keys_of if k not in self.by_key and k not in self.freed)
+
+    def _ranked(self, record: SourceRecord) -> list[tuple[str, int]]:
+        """The papers sharing the most blocks with a record (``CANDIDATES`` at most), the smaller id first in a tie."""
+        shared: Counter[str] = Counter()
+        for block in title_blocks(record.title, self.vocabulary):
+            shared.update(self.by_block.get(block, {}).keys())  # a common block (a title word that tells nothing) has none
+        return heapq.nsmallest(CANDIDATES, shared.items(), key=lambda x: (-x[1], x[0]))
 
     def _add_to_block(self, block: str, pids: Iterable[str]) -> None:
         """Papers into a block's members; a block past ``BLOCK_CAP`` is only remembered as common (its members,
@@ -177,15 +219,14 @@ class Works:
 
     def _likeliest(self, record: SourceRecord, keys: list[str], sig: Signature, not_these: set[str]) -> tuple[str | None, float]:
         typed = [k for k in keys if kind_of(k)]
-        shared: Counter[str] = Counter()
-        for block in title_blocks(record.title, self.vocabulary):
-            shared.update(self.by_block.get(block, {}).keys())  # a common block (a title word that tells nothing) has none
+        ranked = self._ranked(record)
+        self._load(pid for pid, _ in ranked if pid not in self.papers)
         pairs: list[tuple[str, list[float]]] = []
-        for pid, _ in heapq.nsmallest(CANDIDATES, shared.items(), key=lambda x: (-x[1], x[0])):
+        for pid, _ in ranked:
             known = self.papers[pid]
             if pid in not_these or (typed and conflict(typed, known.typed())):
                 continue
-            for file, other in known.signatures:
+            for file, other in known.comparable(sig.content):
                 if _plausible(sig, other) and (file != record.source or _duplicate(sig, other)):
                     pairs.append((pid, features(sig, other)))
         if not pairs:
@@ -203,7 +244,7 @@ class Works:
             known.keys.add(key)
             self.by_key.setdefault(key, pid)
         if decision.signature is not None:
-            known.signatures.append((decision.record.source, decision.signature))
+            known.add(decision.record.source, decision.signature)
         for block in title_blocks(decision.record.title, self.vocabulary):
             self._add_to_block(block, (pid,))
 
@@ -214,8 +255,7 @@ def _plausible(a: Signature, b: Signature) -> bool:
     swap them). Records that both have an abstract are complete records, not a catalogue's: their titles may differ
     by no word that says what a paper is about (``extra_words``: 'Scalable …', '… Liquid-Fabric …' are follow-ups),
     or by one when their abstracts mostly agree; and two abstracts that share almost nothing are two papers."""
-    short, long_ = (a.content, b.content) if len(a.content) <= len(b.content) else (b.content, a.content)
-    if not short or len(short & long_) < MIN_CONTAINMENT * len(short):
+    if not _titles_meet(a.content, b.content):
         return False
     if a.numbers - b.numbers and b.numbers - a.numbers:
         return False
@@ -224,6 +264,12 @@ def _plausible(a: Signature, b: Signature) -> bool:
         extra = len(extra_words(a, b))
         return not (agreement < ABSTRACT_AGREEMENT or extra > 1 or (extra == 1 and agreement < SAME_ABSTRACT))
     return True
+
+
+def _titles_meet(a: frozenset[str], b: frozenset[str]) -> bool:
+    """The shorter title's content words mostly in the other."""
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    return bool(short) and len(short & long_) >= MIN_CONTAINMENT * len(short)
 
 
 def _duplicate(a: Signature, b: Signature) -> bool:
