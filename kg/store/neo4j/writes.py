@@ -171,12 +171,7 @@ CREATE (:AuthorCorrection {at: row.at, record: row.record})
 """
 
 # -- a user's correction of which records are one paper (GraphBatch.paper_correction), last ------------------
-CORRECT_PAPER: LiteralString = """
-UNWIND $rows AS row
-MATCH (p:Paper {id: row.id})
-SET p.title = row.title, p.label = row.label, p.abstract = row.abstract, p.venue = row.venue, p.year = row.year,
-    p.citations = row.citations, p.sources = row.sources
-"""
+CORRECT_PAPER: LiteralString = UPDATE_PAPERS  # the kept paper's fields, from the sources it keeps
 MOVE_PAPER_EDGES: LiteralString = """
 UNWIND $rows AS row
 MATCH (p:Paper {id: row.keep}), (g:Paper {id: row.gone})
