@@ -279,18 +279,7 @@ def paper_correction_rows(c: PaperCorrection | None) -> dict[str, list[dict]]:
         return {name: [] for name in names}
     p, gone = c.paper, c.removed
     return {
-        "paper_correction": [
-            {
-                "id": p.id,
-                "title": p.title,
-                "label": p.label,
-                "abstract": p.abstract,
-                "venue": p.venue,
-                "year": p.year,
-                "citations": p.citations,
-                "sources": [s.encode() for s in c.sources],
-            }
-        ],
+        "paper_correction": [_paper_fields(p, c.sources)],
         "paper_moves": [{"keep": p.id, "gone": gone}] if gone else [],
         "merged_cites": [{"paper": p.id, "key": k, "n": n} for k, n in c.cites],
         "paper_coauthor_changes": [{"a": a, "b": b, "inc": n} for (a, b), n in sorted(c.coauthors.items())],
@@ -321,8 +310,8 @@ def correction_rows(c: PeopleCorrection | None) -> dict[str, list[dict]]:
     }
 
 
-def _paper_fields(p, batch: GraphBatch) -> dict:
-    """What a paper's record gives it, new or updated by a later record: its fields and its sources."""
+def _paper_fields(p, sources) -> dict:
+    """What a paper's records give it (new, updated by a later record, or corrected): its fields and its sources."""
     return {
         "id": p.id,
         "title": p.title,
@@ -331,7 +320,7 @@ def _paper_fields(p, batch: GraphBatch) -> dict:
         "venue": p.venue,
         "year": p.year,
         "citations": p.citations,
-        "sources": [s.encode() for s in batch.sources.get(p.id, ())],
+        "sources": [s.encode() for s in sources],
     }
 
 
@@ -343,14 +332,14 @@ def batch_rows(batch: GraphBatch) -> dict[str, list[dict]]:
         **paper_correction_rows(batch.paper_correction),
         "papers": [
             {
-                **_paper_fields(p, batch),
+                **_paper_fields(p, batch.sources.get(p.id, ())),
                 "authors_truncated": p.authors_truncated,
                 "concept_norm": p.concept_norm,
                 "topic": p.topic,
             }
             for p in batch.papers
         ],
-        "paper_updates": [_paper_fields(p, batch) for p in batch.updates],
+        "paper_updates": [_paper_fields(p, batch.sources.get(p.id, ())) for p in batch.updates],
         "blocks": [{"paper": p, "key": k} for p, k in batch.blocks],
         "authors": [{"key": a.key, "name": a.name, "block": a.block or None, "profile": a.profile or None} for a in people],
         "areas": [
