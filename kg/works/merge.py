@@ -31,7 +31,6 @@ __all__ = [
     "record_of_source",
     "filled",
     "slim",
-    "source_signature",
     "fields_signature",
     "Fields",
 ]
@@ -86,9 +85,10 @@ def _dumps(fields: dict) -> str:
 def filled(sources: Sequence[PaperSource], paper: Paper) -> list[PaperSource]:
     """A paper's sources with every field each gave: a paper of one source keeps that source's title, venue, year,
     citations and abstract on itself only (``slim``), and they are read back from it."""
-    if len(sources) != 1 or "title" in sources[0].data:
+    data = sources[0].data if len(sources) == 1 else None
+    if data is None or "title" in data:
         return list(sources)
-    return [replace(sources[0], fields=_dumps(filled_fields([sources[0].data], paper)[0]))]
+    return [replace(sources[0], fields=_dumps(filled_fields([data], paper)[0]))]
 
 
 def filled_fields(data: Sequence[dict], paper: Paper) -> list[dict]:
@@ -106,13 +106,8 @@ def slim(sources: Sequence[PaperSource]) -> list[PaperSource]:
     return [replace(sources[0], fields=_dumps({k: v for k, v in sources[0].data.items() if k not in _OWN}))]
 
 
-def source_signature(source: PaperSource) -> Signature:
-    """What matching compares of a source (filled: ``filled``)."""
-    return fields_signature(source.data)
-
-
 def fields_signature(f: dict) -> Signature:
-    """What matching compares of a source's fields."""
+    """What matching compares of a source's fields (filled: ``filled_fields``)."""
     return signature(f.get("title"), f.get("authors") or (), f.get("year"), f.get("venue"), f.get("abstract"))
 
 

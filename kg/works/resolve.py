@@ -220,7 +220,7 @@ class Works:
     def _likeliest(self, record: SourceRecord, keys: list[str], sig: Signature, not_these: set[str]) -> tuple[str | None, float]:
         typed = [k for k in keys if kind_of(k)]
         ranked = self._ranked(record)
-        self._load(pid for pid, _ in ranked if pid not in self.papers)
+        self._load(pid for pid, _ in ranked)
         pairs: list[tuple[str, list[float]]] = []
         for pid, _ in ranked:
             known = self.papers[pid]
